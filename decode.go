@@ -1,0 +1,498 @@
+package sext
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/erlsext/sext/term"
+)
+
+// decoder holds what both decoders share: the input, the options, and
+// scratch space reused across one decode. The two decoders differ only in
+// how they walk compound terms (decode_recursive.go, decode_cps.go); the
+// leaves are read here.
+type decoder struct {
+	buf      []byte
+	utf8     bool
+	maxDepth int
+	depth    int // open compounds, for the recursive decoder
+	intLimit int // the most bytes a negative bignum's word count may claim
+
+	stack   []term.Term // list elements being collected
+	konts   []kont      // the continuation stack of decodeCPS
+	scratch []byte      // unframed bytes of atoms, numbers and nodes
+
+	stackBuf [8]term.Term
+	kontBuf  [8]kont
+}
+
+func newDecoder(b []byte, o Options) decoder {
+	return decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}
+}
+
+// minTermLen is the fewest bytes any encoded term takes, which bounds what
+// a tuple's or map's count may claim.
+const minTermLen = 2
+
+// count reads the 32-bit element count at b[pos+skip:] of a tuple or map
+// whose elements each take at least per bytes.
+func (d *decoder) count(pos, skip, per int) (int, int, error) {
+	p := pos + skip
+	if p+4 > len(d.buf) {
+		return 0, 0, errAt(pos, ErrTruncated, "count")
+	}
+	n := uint64(binary.BigEndian.Uint32(d.buf[p:]))
+	if n*uint64(per) > uint64(len(d.buf)-p-4) {
+		return 0, 0, errAt(pos, ErrSize, "count larger than the input can hold")
+	}
+	return int(n), p + 4, nil
+}
+
+// enter checks the depth limit before a compound term is opened.
+func (d *decoder) enter(pos, open int) error {
+	if open >= d.maxDepth {
+		return errAt(pos, ErrDepth, "")
+	}
+	return nil
+}
+
+// takeList moves the elements collected since start into a new slice.
+func (d *decoder) takeList(start int) []term.Term {
+	n := len(d.stack) - start
+	if n == 0 {
+		return nil
+	}
+	elems := make([]term.Term, n)
+	copy(elems, d.stack[start:])
+	clear(d.stack[start:])
+	d.stack = d.stack[:start]
+	return elems
+}
+
+// descInner unframes the descending term at pos and returns the inner
+// encoding and the offset after it.
+func (d *decoder) descInner(pos int) ([]byte, int, error) {
+	f, err := scanFrame(d.buf, pos+1, 0xFF)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.bits&7 != 0 {
+		return nil, 0, errAt(pos, ErrInvalid, "descending term is not whole bytes")
+	}
+	inner := make([]byte, f.units)
+	if err := unframe(inner, d.buf, pos+1, f, 0xFF); err != nil {
+		return nil, 0, err
+	}
+	return inner[:f.bits/8], f.end, nil
+}
+
+const descDetail = "inside descending term"
+
+// inDesc rewrites an error met inside a descending term's inner bytes to
+// point at the term's tag in the enclosing input.
+func inDesc(err error, pos int) error {
+	if de, ok := err.(*DecodeError); ok {
+		detail := de.Detail
+		if !strings.HasPrefix(detail, descDetail) {
+			detail = descDetail + ": at inner byte " + strconv.Itoa(de.Offset)
+			if de.Detail != "" {
+				detail += ": " + de.Detail
+			}
+		}
+		return &DecodeError{Offset: pos, Err: de.Err, Detail: detail}
+	}
+	return err
+}
+
+// leaf decodes a term that contains no other terms.
+func (d *decoder) leaf(pos int) (term.Term, int, error) {
+	switch d.buf[pos] {
+	case tagPos4, tagNeg4:
+		return d.small(pos)
+	case tagPosBig, tagNegBig:
+		return d.bignum(pos)
+	case tagAtom:
+		return d.atom(pos)
+	case tagBinary:
+		return d.binary(pos)
+	case tagPid:
+		return d.pid(pos)
+	case tagPort:
+		return d.port(pos)
+	case tagRef:
+		return d.ref(pos)
+	}
+	return term.Term{}, 0, errAt(pos, ErrTag, "")
+}
+
+// unframeScratch reads a frame into d.scratch, which it returns.
+func (d *decoder) unframeScratch(pos int, inv byte) ([]byte, frame, error) {
+	f, err := scanFrame(d.buf, pos, inv)
+	if err != nil {
+		return nil, f, err
+	}
+	if cap(d.scratch) < f.units {
+		d.scratch = make([]byte, f.units)
+	}
+	s := d.scratch[:f.units]
+	return s, f, unframe(s, d.buf, pos, f, inv)
+}
+
+// bytesFrame reads a frame that must hold whole bytes into d.scratch.
+func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
+	s, f, err := d.unframeScratch(pos, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.bits&7 != 0 {
+		return nil, 0, errAt(pos, ErrInvalid, "bitstring where bytes are expected")
+	}
+	return s[:f.bits/8], f.end, nil
+}
+
+func (d *decoder) binary(pos int) (term.Term, int, error) {
+	f, err := scanFrame(d.buf, pos+1, 0)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	if f.units == 0 {
+		return term.Binary(nil), f.end, nil
+	}
+	data := make([]byte, f.units)
+	if err := unframe(data, d.buf, pos+1, f, 0); err != nil {
+		return term.Term{}, 0, err
+	}
+	return term.Bitstring(data, f.bits), f.end, nil
+}
+
+func (d *decoder) atom(pos int) (term.Term, int, error) {
+	name, end, err := d.bytesFrame(pos + 1)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	t, err := atomFromBytes(name, d.utf8)
+	if err != nil {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, err.Error())
+	}
+	return t, end, nil
+}
+
+// node reads a pid's, port's or reference's node name.
+func (d *decoder) node(pos int) (string, int, error) {
+	name, end, err := d.bytesFrame(pos)
+	if err != nil {
+		return "", 0, err
+	}
+	return nodeName(name), end, nil
+}
+
+// creation reads a creation: one byte up to 3, or 255 and 32 bits.
+func (d *decoder) creation(pos int) (uint32, int, error) {
+	if pos >= len(d.buf) {
+		return 0, 0, errAt(pos, ErrTruncated, "creation")
+	}
+	switch c := d.buf[pos]; {
+	case c <= 3:
+		return uint32(c), pos + 1, nil
+	case c == 0xFF:
+		if pos+5 > len(d.buf) {
+			return 0, 0, errAt(pos, ErrTruncated, "creation")
+		}
+		return binary.BigEndian.Uint32(d.buf[pos+1:]), pos + 5, nil
+	}
+	return 0, 0, errAt(pos, ErrInvalid, "creation")
+}
+
+func (d *decoder) pid(pos int) (term.Term, int, error) {
+	node, p, err := d.node(pos + 1)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	if p+8 > len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "pid")
+	}
+	id, serial := binary.BigEndian.Uint32(d.buf[p:]), binary.BigEndian.Uint32(d.buf[p+4:])
+	c, end, err := d.creation(p + 8)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	return term.Pid{Node: node, ID: id, Serial: serial, Creation: c}.Term(), end, nil
+}
+
+func (d *decoder) port(pos int) (term.Term, int, error) {
+	node, p, err := d.node(pos + 1)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	if p < len(d.buf) && d.buf[p] == portLong {
+		if p+14 > len(d.buf) {
+			return term.Term{}, 0, errAt(pos, ErrTruncated, "port")
+		}
+		if d.buf[p+9] != 0xFF {
+			return term.Term{}, 0, errAt(p+9, ErrInvalid, "port creation")
+		}
+		id, c := binary.BigEndian.Uint64(d.buf[p+1:]), binary.BigEndian.Uint32(d.buf[p+10:])
+		return term.Port{Node: node, ID: id, Creation: c}.Term(), p + 14, nil
+	}
+	if p+4 > len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "port")
+	}
+	id := binary.BigEndian.Uint32(d.buf[p:])
+	c, end, err := d.creation(p + 4)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	return term.Port{Node: node, ID: uint64(id), Creation: c}.Term(), end, nil
+}
+
+func (d *decoder) ref(pos int) (term.Term, int, error) {
+	node, p, err := d.node(pos + 1)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	body, end, err := d.bytesFrame(p)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	var c uint32
+	switch {
+	case len(body) > 0 && body[0] <= 3:
+		c, body = uint32(body[0]), body[1:]
+	case len(body) >= 5 && body[0] == 0xFF:
+		c, body = binary.BigEndian.Uint32(body[1:]), body[5:]
+	default:
+		return term.Term{}, 0, errAt(p, ErrInvalid, "reference creation")
+	}
+	if len(body) == 0 || len(body)%4 != 0 {
+		return term.Term{}, 0, errAt(p, ErrInvalid, "reference ids")
+	}
+	ids := make([]uint32, len(body)/4)
+	for i := range ids {
+		ids[i] = binary.BigEndian.Uint32(body[4*i:])
+	}
+	return term.Ref{Node: node, Creation: c, IDs: ids}.Term(), end, nil
+}
+
+// small decodes the 32-bit forms: an integer, or a float's integer part
+// and its fraction.
+func (d *decoder) small(pos int) (term.Term, int, error) {
+	if pos+5 > len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
+	}
+	w := binary.BigEndian.Uint32(d.buf[pos+1:])
+	v, flag := uint64(w>>1), w&1
+	if d.buf[pos] == tagPos4 {
+		if flag == 0 {
+			return term.Int(int64(v)), pos + 5, nil
+		}
+		return d.float(pos, pos+5, false, v, nil)
+	}
+	v = max31 - v
+	if flag == 1 {
+		return term.Int(-int64(v)), pos + 5, nil
+	}
+	return d.float(pos, pos+5, true, v, nil)
+}
+
+// bignum decodes the forms with framed bytes: an integer, or a float's
+// integer part and its fraction.
+func (d *decoder) bignum(pos int) (term.Term, int, error) {
+	neg := d.buf[pos] == tagNegBig
+	p, words := pos+1, 0
+	if neg {
+		if p+4 > len(d.buf) {
+			return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
+		}
+		words = int(0xFFFFFFFF - binary.BigEndian.Uint32(d.buf[p:]))
+		if words == 0 || words > d.intLimit/8 {
+			return term.Term{}, 0, errAt(pos, ErrSize, "bignum word count")
+		}
+		p += 4
+	}
+	raw, p, err := d.bytesFrame(p)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	mag, ok := stripSize(raw)
+	if !ok {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum size prefix")
+	}
+	var u uint64
+	var b *big.Int
+	if neg {
+		u, b, ok = complementWords(mag, words)
+	} else {
+		u, b, ok = bytesToInt(mag)
+	}
+	if !ok {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum value")
+	}
+	if p >= len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
+	}
+	switch flag := d.buf[p]; {
+	case !neg && flag == 0, neg && flag == 0xFF:
+		return intTerm(neg, u, b), p + 1, nil
+	case !neg && flag == 1, neg && flag == 0:
+		return d.float(pos, p+1, neg, u, b)
+	}
+	return term.Term{}, 0, errAt(p, ErrInvalid, "number flag")
+}
+
+// stripSize drops a bignum's size prefix: a 255, then bytes up to the
+// first one with its high bit clear, as the reference reads it (its own
+// sizes from 256 bytes on differ from ours, and both are skipped alike).
+// Legacy bignums have no prefix.
+func stripSize(raw []byte) ([]byte, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if raw[0] != sizeMark {
+		return raw, true
+	}
+	for i := 1; i < len(raw); i++ {
+		if raw[i] < 0x80 {
+			return raw[i+1:], len(raw) > i+1
+		}
+	}
+	return nil, false
+}
+
+// bytesToInt reads a big-endian magnitude as a uint64 when it fits.
+func bytesToInt(mag []byte) (uint64, *big.Int, bool) {
+	for len(mag) > 1 && mag[0] == 0 {
+		mag = mag[1:]
+	}
+	if len(mag) <= 8 {
+		var u uint64
+		for _, c := range mag {
+			u = u<<8 | uint64(c)
+		}
+		return u, nil, true
+	}
+	return 0, new(big.Int).SetBytes(mag), true
+}
+
+// complementWords returns 2^(64*words)-1-adj, the magnitude of a negative
+// bignum; adj must fit in that many words.
+func complementWords(adj []byte, words int) (uint64, *big.Int, bool) {
+	for len(adj) > 1 && adj[0] == 0 {
+		adj = adj[1:]
+	}
+	if len(adj) > 8*words {
+		return 0, nil, false
+	}
+	if words == 1 {
+		u, _, _ := bytesToInt(adj)
+		return ^u, nil, true
+	}
+	full := make([]byte, 8*words)
+	copy(full[len(full)-len(adj):], adj)
+	for i := range full {
+		full[i] = ^full[i]
+	}
+	return bytesToInt(full)
+}
+
+func intTerm(neg bool, u uint64, b *big.Int) term.Term {
+	switch {
+	case b != nil && neg:
+		return term.BigInt(b.Neg(b))
+	case b != nil:
+		return term.BigInt(b)
+	case neg && u <= 1<<63:
+		return term.Int(int64(-u))
+	case neg:
+		return term.BigInt(new(big.Int).Neg(new(big.Int).SetUint64(u)))
+	}
+	return term.Uint(u)
+}
+
+// float reads the fraction section at p of the float whose integer part
+// (u, or b when not nil) started at pos, and rebuilds the float.
+func (d *decoder) float(pos, p int, neg bool, u uint64, b *big.Int) (term.Term, int, error) {
+	var inv byte
+	if neg {
+		inv = 0xFF
+	}
+	r, f, err := d.unframeScratch(p, inv)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	x, ok := makeFloat(neg, u, b, r, f.bits)
+	if !ok {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, "float")
+	}
+	return term.Float(x), f.end, nil
+}
+
+// makeFloat inverts appendFloat: see there for how the bits are split.
+func makeFloat(neg bool, u uint64, b *big.Int, r []byte, rbits int) (float64, bool) {
+	var sign uint64
+	if neg {
+		sign = 1 << 63
+	}
+	zero := true
+	for _, c := range r {
+		if c != 0 {
+			zero = false
+			break
+		}
+	}
+	switch {
+	case b == nil && u == 0: // |f| < 1: zeros, a 1, 52 mantissa bits
+		lead := 0
+		for lead < len(r) && r[lead] == 0 {
+			lead++
+		}
+		if lead == len(r) {
+			return 0, false
+		}
+		offs := lead*8 + bits.LeadingZeros8(r[lead])
+		if offs < 1 || offs > 1023 || rbits != offs+53 {
+			return 0, false
+		}
+		frac := readBits(r, offs+1, 52)
+		return math.Float64frombits(sign | uint64(1023-offs)<<52 | frac), true
+	case zero: // an integral float
+		var x float64
+		if b != nil {
+			f, acc := new(big.Float).SetInt(b).Float64()
+			if acc != big.Exact || math.IsInf(f, 0) {
+				return 0, false
+			}
+			x = f
+		} else {
+			x = float64(u)
+			if x >= 1<<64 || uint64(x) != u {
+				return 0, false
+			}
+		}
+		if neg {
+			x = -x
+		}
+		return x, true
+	case b != nil:
+		return 0, false
+	}
+	ex := bits.Len64(u) - 1
+	if ex >= 52 || rbits != 52-ex {
+		return 0, false
+	}
+	frac := (u&(1<<ex-1))<<(52-ex) | readBits(r, 0, rbits)
+	return math.Float64frombits(sign | uint64(ex+1023)<<52 | frac), true
+}
+
+// readBits returns n <= 64 bits of r from bit offset off on.
+func readBits(r []byte, off, n int) uint64 {
+	var v uint64
+	for i := range n {
+		bit := off + i
+		v = v<<1 | uint64(r[bit>>3]>>(7-bit&7)&1)
+	}
+	return v
+}

@@ -1,0 +1,110 @@
+package sext
+
+import "github.com/erlsext/sext/term"
+
+// valueRecursive decodes the term at pos by direct recursion: each
+// compound term calls itself for its children and returns the term and the
+// offset after it. Compare decode_cps.go, where every such call is a frame
+// pushed on an explicit stack instead.
+func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
+	if pos >= len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "")
+	}
+	switch d.buf[pos] {
+	case tagTuple:
+		n, p, err := d.count(pos, 1, minTermLen)
+		if err != nil {
+			return term.Term{}, 0, err
+		}
+		if err := d.enter(pos, d.depth); err != nil {
+			return term.Term{}, 0, err
+		}
+		d.depth++
+		elems := make([]term.Term, n)
+		for i := range elems {
+			if elems[i], p, err = d.valueRecursive(p); err != nil {
+				return term.Term{}, 0, err
+			}
+		}
+		d.depth--
+		return term.Tuple(elems...), p, nil
+
+	case tagList:
+		if pos+1 < len(d.buf) && d.buf[pos+1] == markMap {
+			return d.mapRecursive(pos)
+		}
+		if err := d.enter(pos, d.depth); err != nil {
+			return term.Term{}, 0, err
+		}
+		d.depth++
+		start, p := len(d.stack), pos+1
+		for {
+			if p >= len(d.buf) {
+				return term.Term{}, 0, errAt(p, ErrTruncated, "list")
+			}
+			switch d.buf[p] {
+			case markEnd:
+				d.depth--
+				return term.List(d.takeList(start)...), p + 1, nil
+			case markImproper, markBitTail:
+				tail, end, err := d.valueRecursive(p + 1)
+				if err != nil {
+					return term.Term{}, 0, err
+				}
+				d.depth--
+				return term.ImproperList(d.takeList(start), tail), end, nil
+			}
+			x, end, err := d.valueRecursive(p)
+			if err != nil {
+				return term.Term{}, 0, err
+			}
+			d.stack = append(d.stack, x)
+			p = end
+		}
+
+	case tagDesc:
+		if err := d.enter(pos, d.depth); err != nil {
+			return term.Term{}, 0, err
+		}
+		inner, end, err := d.descInner(pos)
+		if err != nil {
+			return term.Term{}, 0, err
+		}
+		outer := d.buf
+		d.buf = inner
+		d.depth++
+		x, p, err := d.valueRecursive(0)
+		d.depth--
+		d.buf = outer
+		if err == nil && p != len(inner) {
+			err = errAt(p, ErrTrailing, "")
+		}
+		if err != nil {
+			return term.Term{}, 0, inDesc(err, pos)
+		}
+		return term.Desc(x), end, nil
+	}
+	return d.leaf(pos)
+}
+
+func (d *decoder) mapRecursive(pos int) (term.Term, int, error) {
+	n, p, err := d.count(pos, 2, 2*minTermLen)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	if err := d.enter(pos, d.depth); err != nil {
+		return term.Term{}, 0, err
+	}
+	d.depth++
+	entries := make([]term.MapEntry, n)
+	for i := range entries {
+		if entries[i].Key, p, err = d.valueRecursive(p); err != nil {
+			return term.Term{}, 0, err
+		}
+		if entries[i].Value, p, err = d.valueRecursive(p); err != nil {
+			return term.Term{}, 0, err
+		}
+	}
+	d.depth--
+	return term.Map(entries...), p, nil
+}

@@ -1,0 +1,174 @@
+package sext
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+
+	"github.com/erlsext/sext/term"
+)
+
+// Type tags, the first byte of every encoded term. Their order is the
+// order of the types.
+const (
+	tagDesc   = 4
+	tagNegBig = 8
+	tagNeg4   = 9
+	tagPos4   = 10
+	tagPosBig = 11
+	tagAtom   = 12
+	tagRef    = 13
+	tagPort   = 14
+	tagPid    = 15
+	tagTuple  = 16
+	tagList   = 17
+	tagBinary = 18
+
+	// Markers inside a list, after its elements. A map is a list tag
+	// followed by markMap, which no list can start with.
+	markImproper = 1
+	markMap      = 1
+	markEnd      = 2
+	markBitTail  = 19
+
+	// portLong marks a port id of 2^28 or more, written in 64 bits.
+	portLong = 16
+)
+
+type encoder struct {
+	opts  Options
+	words uint32 // the word count of the last negative bignum written
+}
+
+func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
+	var err error
+	switch t.Kind() {
+	case term.KindInt:
+		m, neg := intMagnitude(t)
+		return e.appendIntPart(dst, m, neg, false), nil
+	case term.KindFloat:
+		return e.appendFloat(dst, t.Float())
+	case term.KindAtom:
+		return e.appendAtom(append(dst, tagAtom), t.Atom())
+	case term.KindBinary:
+		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
+	case term.KindTuple:
+		elems := t.Elems()
+		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
+		for _, x := range elems {
+			if dst, err = e.appendTerm(dst, x); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	case term.KindList:
+		dst = append(dst, tagList)
+		for _, x := range t.Elems() {
+			if dst, err = e.appendTerm(dst, x); err != nil {
+				return dst, err
+			}
+		}
+		if t.IsProper() {
+			return append(dst, markEnd), nil
+		}
+		tail := t.Tail()
+		if tail.Kind() == term.KindBinary {
+			return e.appendTerm(append(dst, markBitTail), tail)
+		}
+		return e.appendTerm(append(dst, markImproper), tail)
+	case term.KindMap:
+		entries := t.Entries()
+		dst = binary.BigEndian.AppendUint32(append(dst, tagList, markMap), uint32(len(entries)))
+		for _, x := range entries {
+			if dst, err = e.appendTerm(dst, x.Key); err != nil {
+				return dst, err
+			}
+			if dst, err = e.appendTerm(dst, x.Value); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	case term.KindPid:
+		p := t.Pid()
+		dst = appendNode(append(dst, tagPid), p.Node)
+		dst = binary.BigEndian.AppendUint32(dst, p.ID)
+		dst = binary.BigEndian.AppendUint32(dst, p.Serial)
+		return appendCreation(dst, p.Creation), nil
+	case term.KindPort:
+		p := t.Port()
+		dst = appendNode(append(dst, tagPort), p.Node)
+		if p.ID < 1<<28 {
+			return appendCreation(binary.BigEndian.AppendUint32(dst, uint32(p.ID)), p.Creation), nil
+		}
+		// The reference's decoder reads this long form (its encoder
+		// writes the creation without its 255 marker, and cannot read
+		// that back).
+		dst = binary.BigEndian.AppendUint64(append(dst, portLong), p.ID)
+		return binary.BigEndian.AppendUint32(append(dst, 0xFF), p.Creation), nil
+	case term.KindRef:
+		r := t.Ref()
+		if len(r.IDs) == 0 {
+			return dst, &EncodeError{Err: ErrUnencodable, Detail: "reference without ids"}
+		}
+		dst = appendNode(append(dst, tagRef), r.Node)
+		start := len(dst)
+		dst = appendCreation(dst, r.Creation)
+		for _, id := range r.IDs {
+			dst = binary.BigEndian.AppendUint32(dst, id)
+		}
+		return frameTail(dst, start, 8*(len(dst)-start), false), nil
+	case term.KindDesc:
+		dst = append(dst, tagDesc)
+		start := len(dst)
+		if dst, err = e.appendTerm(dst, t.Inner()); err != nil {
+			return dst, err
+		}
+		return frameTail(dst, start, 8*(len(dst)-start), true), nil
+	}
+	return dst, &EncodeError{Err: ErrUnencodable, Detail: "unknown kind " + t.Kind().String()}
+}
+
+// appendAtom frames the atom's name in the atom encoding: Latin-1 (one
+// byte a character, as the reference writes) or UTF-8.
+func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
+	start := len(dst)
+	if e.opts.UTF8Atoms {
+		if !utf8.ValidString(name) {
+			return dst, &EncodeError{Err: ErrUnencodable, Detail: "atom is not valid UTF-8"}
+		}
+		dst = append(dst, name...)
+	} else {
+		for i := 0; i < len(name); {
+			if c := name[i]; c < utf8.RuneSelf {
+				dst = append(dst, c)
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(name[i:])
+			if r > 0xFF || r == utf8.RuneError && n == 1 {
+				return dst[:start], &EncodeError{Err: ErrUnencodable,
+					Detail: "atom " + quote(name) + " has a character beyond Latin-1 (use UTF8Atoms)"}
+			}
+			dst = append(dst, byte(r))
+			i += n
+		}
+	}
+	return frameTail(dst, start, 8*(len(dst)-start), false), nil
+}
+
+// appendNode frames a node name. Erlang's external format, which the
+// reference copies it from, holds node names as UTF-8.
+func appendNode(dst []byte, node string) []byte {
+	start := len(dst)
+	dst = append(dst, node...)
+	return frameTail(dst, start, 8*len(node), false)
+}
+
+// appendCreation writes a creation: one byte up to 3, else 255 and 32 bits.
+func appendCreation(dst []byte, c uint32) []byte {
+	if c <= 3 {
+		return append(dst, byte(c))
+	}
+	return binary.BigEndian.AppendUint32(append(dst, 0xFF), c)
+}
+
+func quote(s string) string { return term.Atom(s).String() }

@@ -1,0 +1,216 @@
+package sext
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// Binary framing, the format's way of writing a bitstring so that framed
+// strings sort like the raw ones: every data byte becomes a 9-bit unit, a 1
+// followed by the byte (a partial last byte is zero-filled to 8 bits); the
+// stream is zero-padded to a byte boundary (always at least one bit, so a
+// 0 where a unit's 1 would be ends the data), and a final byte says how
+// many bits of the last unit count, 8 for all of them. The empty bitstring
+// is the lone byte 8. Descending framing is the same with every bit
+// inverted, except that a whole last byte is marked 255.
+//
+// Eight units fill exactly nine bytes, so both directions work on groups
+// of eight bytes at a time with one 64-bit load and store.
+
+const (
+	emptyFrame    = 8
+	emptyNegFrame = 0xFF - 8
+
+	// unitMarks has the marker bit of each of the eight units that share
+	// the first eight bytes of a nine-byte group.
+	unitMarks = 0x8040201008040201
+)
+
+// frameLen returns the framed size of a bitstring of units data bytes.
+func frameLen(units int) int {
+	if units == 0 {
+		return 1
+	}
+	return units/8*9 + units%8 + 2
+}
+
+// frameTail frames, in place, the bitstring of nbits bits that occupies
+// dst[start:], and returns dst grown to hold the frame. Working from the
+// last group to the first lets the output overwrite input already read.
+func frameTail(dst []byte, start, nbits int, neg bool) []byte {
+	units := len(dst) - start
+	flen := frameLen(units)
+	dst = grow(dst, flen-units)
+	out := dst[start:]
+	if units == 0 {
+		out[0] = emptyFrame
+		if neg {
+			out[0] = emptyNegFrame
+		}
+		return dst
+	}
+	groups, rest := units/8, units%8
+
+	// The last, partial group: rest units, the padding and the end byte.
+	var acc uint64
+	for i := range rest {
+		acc = acc<<9 | 0x100 | uint64(out[groups*8+i])
+	}
+	acc <<= 8 - rest // the padding
+	o := groups * 9
+	for i := rest; i >= 0; i-- {
+		out[o+i] = byte(acc)
+		acc >>= 8
+	}
+	end := byte(nbits & 7)
+	if end == 0 {
+		end = 8
+	}
+	out[o+rest+1] = end
+
+	for g := groups - 1; g >= 0; g-- {
+		x := binary.BigEndian.Uint64(out[g*8:])
+		binary.BigEndian.PutUint64(out[g*9:], spread(x))
+		out[g*9+8] = byte(x)
+	}
+	if neg {
+		for i := range out {
+			out[i] = ^out[i]
+		}
+		if end == 8 {
+			out[flen-1] = 0xFF
+		}
+	}
+	return dst
+}
+
+// spread places the eight bytes of x, each after a 1 bit, into the first
+// 64 bits of a group; the last byte, shifted out whole, is stored apart.
+func spread(x uint64) uint64 {
+	return unitMarks |
+		x&0xFF00000000000000>>1 |
+		x&0x00FF000000000000>>2 |
+		x&0x0000FF0000000000>>3 |
+		x&0x000000FF00000000>>4 |
+		x&0x00000000FF000000>>5 |
+		x&0x0000000000FF0000>>6 |
+		x&0x000000000000FF00>>7
+}
+
+// gather is the inverse of spread: the first seven bytes of a group.
+func gather(h uint64) uint64 {
+	return h<<1&0xFF00000000000000 |
+		h<<2&0x00FF000000000000 |
+		h<<3&0x0000FF0000000000 |
+		h<<4&0x000000FF00000000 |
+		h<<5&0x00000000FF000000 |
+		h<<6&0x0000000000FF0000 |
+		h<<7&0x000000000000FF00
+}
+
+// appendFrame appends the framing of the first nbits bits of src.
+func appendFrame(dst, src []byte, nbits int, neg bool) []byte {
+	start := len(dst)
+	return frameTail(append(dst, src[:(nbits+7)>>3]...), start, nbits, neg)
+}
+
+// frame describes a framed bitstring found in the input.
+type frame struct {
+	units int // data units, holding bits bits; the last may hold fewer than 8, even none
+	bits  int // length in bits
+	end   int // offset just past the frame
+}
+
+// scanFrame finds the framed bitstring that starts at b[pos]; inv is 0 for
+// ascending framing and 0xFF for descending. It checks the padding and the
+// end byte but leaves the data for unframe.
+func scanFrame(b []byte, pos int, inv byte) (frame, error) {
+	if pos >= len(b) {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	if b[pos]^inv == emptyFrame {
+		return frame{end: pos + 1}, nil
+	}
+	if b[pos]^inv < 0x80 {
+		return frame{}, errAt(pos, ErrFraming, "no data unit where one must start")
+	}
+	inv64 := uint64(inv) * 0x0101010101010101
+	p, units := pos, 0
+	for p+9 <= len(b) {
+		h := binary.BigEndian.Uint64(b[p:]) ^ inv64
+		if h&unitMarks != unitMarks {
+			break
+		}
+		p += 9
+		units += 8
+	}
+	// Units left in the last group, bit by bit.
+	bit := 0 // bit offset from p
+	for {
+		i := p + bit>>3
+		if i >= len(b) {
+			return frame{}, errAt(pos, ErrTruncated, "framed data")
+		}
+		if (b[i]^inv)<<(bit&7)&0x80 == 0 {
+			break
+		}
+		bit += 9
+		units++
+	}
+	// Padding: the rest of the byte holding the stop bit, all zero.
+	i := p + bit>>3
+	if bit&7 == 0 { // the stop bit opens a byte of padding
+		if b[i]^inv != 0 {
+			return frame{}, errAt(i, ErrFraming, "nonzero padding")
+		}
+	} else if (b[i]^inv)<<(bit&7) != 0 {
+		return frame{}, errAt(i, ErrFraming, "nonzero padding")
+	}
+	i++
+	if i >= len(b) {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	endb := b[i] ^ inv
+	switch {
+	case endb == 8, endb == 0 && inv != 0:
+		return frame{units: units, bits: units * 8, end: i + 1}, nil
+	case endb <= 7:
+		// 0 in ascending framing: the last unit holds no bits. The
+		// reference writes that for a fraction of whole bytes.
+		return frame{units: units, bits: (units-1)*8 + int(endb), end: i + 1}, nil
+	}
+	return frame{}, errAt(i, ErrFraming, "bad end byte")
+}
+
+// unframe writes the frame's data bytes, starting at b[pos], into dst,
+// which must have length f.units. It checks that the unused low bits of a
+// partial last byte are zero.
+func unframe(dst, b []byte, pos int, f frame, inv byte) error {
+	inv64 := uint64(inv) * 0x0101010101010101
+	n := 0
+	for ; n+8 <= f.units; n += 8 {
+		h := binary.BigEndian.Uint64(b[pos:]) ^ inv64
+		binary.BigEndian.PutUint64(dst[n:], gather(h)|uint64(b[pos+8]^inv))
+		pos += 9
+	}
+	if n < f.units {
+		// At most seven units and their stop bit: 64 bits from pos on.
+		var acc uint64
+		for i := range 8 {
+			if pos+i < len(b) {
+				acc |= uint64(b[pos+i]^inv) << (56 - 8*i)
+			}
+		}
+		for ; n < f.units; n++ {
+			dst[n] = byte(acc >> 55)
+			acc <<= 9
+		}
+	}
+	if f.units*8 > f.bits && dst[f.units-1]&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
+		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
+	}
+	return nil
+}
+
+// grow extends b by n bytes.
+func grow(b []byte, n int) []byte { return slices.Grow(b, n)[:len(b)+n] }

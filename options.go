@@ -1,0 +1,146 @@
+package sext
+
+import "github.com/erlsext/sext/term"
+
+// DefaultMaxDepth is the nesting limit for decoding when Options.MaxDepth
+// is 0: tuples, lists, maps and descending terms inside one another. A Go
+// stack overflow cannot be recovered from, so the decoders check depth
+// rather than trust the input.
+const DefaultMaxDepth = 10000
+
+// Options configures encoding, decoding and prefixes. The zero value
+// writes and reads exactly what the reference implementation does; the
+// package-level functions use it. Each field says which operations it
+// affects.
+//
+//	b, err := sext.Options{UTF8Atoms: true}.Encode(t)
+//	t, err := sext.Options{Canonical: true, MaxDepth: 100}.Decode(b)
+type Options struct {
+	// Legacy writes bignums in the pre-2013 layout, without a size prefix,
+	// as the reference's encode/2 does with Legacy = true. Encoding only;
+	// decoding always reads both layouts. Legacy bignums do not sort
+	// correctly against each other: use it only to talk to old readers.
+	Legacy bool
+
+	// UTF8Atoms writes and reads atom names as UTF-8 instead of Latin-1.
+	// The reference writes Latin-1, and in that mode an atom with a
+	// character above U+00FF cannot be encoded. Encoding, decoding and
+	// prefixes.
+	UTF8Atoms bool
+
+	// Canonical makes decoding accept only input that is exactly the
+	// encoding of the term it returns, so that Encode(Decode(b)) == b:
+	// no legacy bignums, no unsorted or repeated map keys, no alternative
+	// forms of numbers, creations or sizes. Decoding only.
+	Canonical bool
+
+	// MaxDepth limits nesting when decoding; 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+func (o Options) maxDepth() int {
+	if o.MaxDepth > 0 {
+		return o.MaxDepth
+	}
+	return DefaultMaxDepth
+}
+
+// Append appends the encoding of t to dst and returns the extended
+// buffer. It allocates nothing when dst has room.
+func Append(dst []byte, t term.Term) ([]byte, error) { return Options{}.Append(dst, t) }
+
+// Encode returns the encoding of t.
+func Encode(t term.Term) ([]byte, error) { return Options{}.Append(nil, t) }
+
+// Encode returns the encoding of t under o.
+func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
+
+// Append appends the encoding of t under o to dst.
+func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
+	e := encoder{opts: o}
+	return e.appendTerm(dst, t)
+}
+
+// Decode decodes b, which must hold exactly one term. It uses the faster
+// of the two decoders, DecodeCPS.
+func Decode(b []byte) (term.Term, error) { return Options{}.Decode(b) }
+
+// DecodeRecursive decodes b with the recursive decoder.
+func DecodeRecursive(b []byte) (term.Term, error) { return Options{}.DecodeRecursive(b) }
+
+// DecodeCPS decodes b with the explicit-continuation-stack decoder.
+func DecodeCPS(b []byte) (term.Term, error) { return Options{}.DecodeCPS(b) }
+
+// DecodeNext decodes the term at the front of b and returns it with the
+// bytes that follow it.
+func DecodeNext(b []byte) (term.Term, []byte, error) { return Options{}.DecodeNext(b) }
+
+// Decode decodes b under o with the faster decoder, DecodeCPS.
+func (o Options) Decode(b []byte) (term.Term, error) { return o.DecodeCPS(b) }
+
+// DecodeRecursive decodes b under o with the recursive decoder.
+func (o Options) DecodeRecursive(b []byte) (term.Term, error) {
+	return o.decodeWhole(b, false)
+}
+
+// DecodeCPS decodes b under o with the continuation-stack decoder.
+func (o Options) DecodeCPS(b []byte) (term.Term, error) {
+	return o.decodeWhole(b, true)
+}
+
+// DecodeNext decodes the term at the front of b under o and returns it
+// with the bytes that follow it.
+func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
+	d := newDecoder(b, o)
+	t, end, err := d.valueCPS(0)
+	if err != nil {
+		return term.Term{}, b, err
+	}
+	if o.Canonical {
+		if err := o.checkCanonical(b[:end], t); err != nil {
+			return term.Term{}, b, err
+		}
+	}
+	return t, b[end:], nil
+}
+
+func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
+	d := newDecoder(b, o)
+	var t term.Term
+	var end int
+	var err error
+	if cps {
+		t, end, err = d.valueCPS(0)
+	} else {
+		t, end, err = d.valueRecursive(0)
+	}
+	if err != nil {
+		return term.Term{}, err
+	}
+	if end != len(b) {
+		return term.Term{}, errAt(end, ErrTrailing, "")
+	}
+	if o.Canonical {
+		if err := o.checkCanonical(b, t); err != nil {
+			return term.Term{}, err
+		}
+	}
+	return t, nil
+}
+
+// checkCanonical compares b with the encoding of the term it decoded to.
+func (o Options) checkCanonical(b []byte, t term.Term) error {
+	enc, err := Options{UTF8Atoms: o.UTF8Atoms}.Encode(t)
+	if err != nil {
+		return errAt(0, ErrCanonical, err.Error())
+	}
+	for i := range min(len(b), len(enc)) {
+		if b[i] != enc[i] {
+			return errAt(i, ErrCanonical, "the encoder writes this term differently")
+		}
+	}
+	if len(b) != len(enc) {
+		return errAt(min(len(b), len(enc)), ErrCanonical, "the encoder writes this term differently")
+	}
+	return nil
+}

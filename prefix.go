@@ -1,0 +1,262 @@
+package sext
+
+import (
+	"encoding/binary"
+
+	"github.com/erlsext/sext/term"
+)
+
+// IsWildcard reports whether t is a wildcard of a pattern: the atom '_',
+// or '$' followed by a decimal number such as '$1' (the reference takes
+// whatever Erlang's list_to_integer reads, so a sign is allowed too).
+func IsWildcard(t term.Term) bool {
+	if t.Kind() != term.KindAtom {
+		return false
+	}
+	return isWildName(t.Atom())
+}
+
+func isWildName(s string) bool {
+	if s == "_" {
+		return true
+	}
+	if len(s) < 2 || s[0] != '$' {
+		return false
+	}
+	s = s[1:]
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Prefix returns the encoding of pattern up to its first wildcard, met in
+// a depth-first walk: a byte prefix of the encoding of every term that
+// matches the pattern. Everything after the wildcard is left out, the
+// closing bytes of enclosing lists too; a tuple's arity is always written.
+// A pattern without wildcards gives its full encoding.
+func Prefix(pattern term.Term) ([]byte, error) { return Options{}.AppendPrefix(nil, pattern) }
+
+// AppendPrefix appends the prefix of pattern to dst.
+func AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
+	return Options{}.AppendPrefix(dst, pattern)
+}
+
+// Prefix returns the prefix of pattern under o.
+func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPrefix(nil, pattern) }
+
+// AppendPrefix appends the prefix of pattern under o to dst.
+func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
+	e := encoder{opts: o}
+	dst, _, err := e.appendPrefix(dst, pattern)
+	return dst, err
+}
+
+// appendPrefix reports whether it met a wildcard, where the prefix ends.
+func (e *encoder) appendPrefix(dst []byte, t term.Term) ([]byte, bool, error) {
+	var wild bool
+	var err error
+	switch t.Kind() {
+	case term.KindAtom:
+		if IsWildcard(t) {
+			return dst, true, nil
+		}
+	case term.KindTuple:
+		elems := t.Elems()
+		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
+		for _, x := range elems {
+			if dst, wild, err = e.appendPrefix(dst, x); wild || err != nil {
+				return dst, wild, err
+			}
+		}
+		return dst, false, nil
+	case term.KindList:
+		dst = append(dst, tagList)
+		for _, x := range t.Elems() {
+			if dst, wild, err = e.appendPrefix(dst, x); wild || err != nil {
+				return dst, wild, err
+			}
+		}
+		tail := t.Tail()
+		switch {
+		case t.IsProper():
+			return append(dst, markEnd), false, nil
+		case IsWildcard(tail):
+			return dst, true, nil
+		case tail.Kind() == term.KindBinary:
+			dst = append(dst, markBitTail)
+		default:
+			dst = append(dst, markImproper)
+		}
+		return e.appendPrefix(dst, tail)
+	case term.KindMap:
+		// The reference cannot take maps here; entries go in key order,
+		// as they are encoded, up to the first wildcard key or value.
+		entries := t.Entries()
+		dst = binary.BigEndian.AppendUint32(append(dst, tagList, markMap), uint32(len(entries)))
+		for _, x := range entries {
+			if dst, wild, err = e.appendPrefix(dst, x.Key); wild || err != nil {
+				return dst, wild, err
+			}
+			if dst, wild, err = e.appendPrefix(dst, x.Value); wild || err != nil {
+				return dst, wild, err
+			}
+		}
+		return dst, false, nil
+	case term.KindDesc:
+		dst = append(dst, tagDesc)
+		start := len(dst)
+		if dst, wild, err = e.appendPrefix(dst, t.Inner()); err != nil {
+			return dst, wild, err
+		}
+		n := len(dst) - start
+		dst = frameTail(dst, start, 8*n, true)
+		if wild {
+			// Only the whole bytes of the units are common to every
+			// match: the rest of the last one mixes with what follows.
+			dst = dst[:start+n+n/8]
+		}
+		return dst, wild, nil
+	}
+	dst, err = e.appendTerm(dst, t)
+	return dst, false, err
+}
+
+// PrefixRange returns the half-open range [lower, upper) of byte strings
+// that start with the prefix of pattern: exactly the encodings of the
+// terms that can match it, ready for an ordered store's iterator bounds.
+// upper is nil, meaning no upper bound, when the prefix is empty or all
+// 0xFF bytes.
+func PrefixRange(pattern term.Term) (lower, upper []byte, err error) {
+	return Options{}.PrefixRange(pattern)
+}
+
+// PrefixRange returns the range of pattern's prefix under o.
+func (o Options) PrefixRange(pattern term.Term) (lower, upper []byte, err error) {
+	lower, err = o.Prefix(pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lower, PrefixEnd(lower), nil
+}
+
+// PrefixEnd returns the least byte string greater than every string that
+// starts with prefix, or nil if there is none (prefix empty or all 0xFF).
+func PrefixEnd(prefix []byte) []byte {
+	for i := len(prefix) - 1; i >= 0; i-- {
+		if prefix[i] != 0xFF {
+			end := append([]byte(nil), prefix[:i+1]...)
+			end[i]++
+			return end
+		}
+	}
+	return nil
+}
+
+// PartialDecode decodes a prefix, as Prefix writes it, back into a
+// pattern. It returns the pattern, whether the bytes held a whole term
+// (full) or were cut short, and the bytes after what it read. A tuple keeps
+// its arity, with '_' for every element from the first missing one on; a
+// list cut short gets the tail '_'; a map, descending term or anything else
+// cut short becomes '_'. The pattern matches every term whose encoding
+// starts with the prefix.
+func PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err error) {
+	return Options{}.PartialDecode(b)
+}
+
+// PartialDecode decodes a prefix under o.
+func (o Options) PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err error) {
+	d := newDecoder(b, o)
+	pattern, full, end, err := d.partial(0)
+	if err != nil {
+		return term.Term{}, false, b, err
+	}
+	return pattern, full, b[end:], nil
+}
+
+var wildcard = term.Atom("_")
+
+// maxPartialArity bounds the wildcards a cut-short tuple may be padded
+// with beyond what its remaining bytes could hold.
+const maxPartialArity = 1 << 16
+
+func (d *decoder) partial(pos int) (term.Term, bool, int, error) {
+	if pos < len(d.buf) && d.buf[pos] == tagTuple && pos+5 <= len(d.buf) {
+		n := int(binary.BigEndian.Uint32(d.buf[pos+1:]))
+		if n > max(maxPartialArity, (len(d.buf)-pos-5)/minTermLen) {
+			return term.Term{}, false, 0, errAt(pos, ErrSize, "tuple arity")
+		}
+		if err := d.enter(pos, d.depth); err != nil {
+			return term.Term{}, false, 0, err
+		}
+		d.depth++
+		defer func() { d.depth-- }()
+		elems := make([]term.Term, n)
+		p := pos + 5
+		for i := range elems {
+			x, full, end, err := d.partial(p)
+			if err != nil {
+				return term.Term{}, false, 0, err
+			}
+			elems[i], p = x, end
+			if !full {
+				for j := i + 1; j < n; j++ {
+					elems[j] = wildcard
+				}
+				return term.Tuple(elems...), false, p, nil
+			}
+		}
+		return term.Tuple(elems...), true, p, nil
+	}
+	if pos < len(d.buf) && d.buf[pos] == tagList && (pos+1 >= len(d.buf) || d.buf[pos+1] != markMap) {
+		if err := d.enter(pos, d.depth); err != nil {
+			return term.Term{}, false, 0, err
+		}
+		d.depth++
+		defer func() { d.depth-- }()
+		var elems []term.Term
+		p := pos + 1
+		for {
+			if p >= len(d.buf) {
+				return term.ImproperList(elems, wildcard), false, p, nil
+			}
+			switch c := d.buf[p]; {
+			case c == markEnd:
+				return term.List(elems...), true, p + 1, nil
+			case c == markImproper || c == markBitTail:
+				tail, full, end, err := d.partial(p + 1)
+				if err != nil {
+					return term.Term{}, false, 0, err
+				}
+				return term.ImproperList(elems, tail), full, end, nil
+			case c == tagDesc || c >= tagNegBig && c <= tagBinary:
+				x, full, end, err := d.partial(p)
+				if err != nil {
+					return term.Term{}, false, 0, err
+				}
+				elems, p = append(elems, x), end
+				if !full {
+					return term.ImproperList(elems, wildcard), false, p, nil
+				}
+			default:
+				return term.ImproperList(elems, wildcard), false, p, nil
+			}
+		}
+	}
+	t, end, err := d.valueRecursive(pos)
+	if err != nil {
+		if isDepth(err) {
+			return term.Term{}, false, 0, err
+		}
+		return wildcard, false, pos, nil
+	}
+	return t, true, end, nil
+}

@@ -1,0 +1,269 @@
+package term
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+	"math/big"
+	"strings"
+)
+
+// rank orders the kinds as the encoding's tag bytes do.
+var rank = [...]uint8{
+	KindDesc:   0,
+	KindInt:    1,
+	KindFloat:  1,
+	KindAtom:   2,
+	KindRef:    3,
+	KindPort:   4,
+	KindPid:    5,
+	KindTuple:  6,
+	KindMap:    7,
+	KindList:   8,
+	KindBinary: 9,
+}
+
+// Compare returns -1, 0 or +1 as a sorts before, with or after b in the
+// order of their encodings: Erlang's term order, with these rules where
+// Erlang leaves it open or the format differs (docs/FORMAT.md):
+//   - an integer sorts before a float of the same value when the float is
+//     positive (or +0.0) and after it when the float is negative (or -0.0),
+//     so -1.0 < -1 < 1 < 1.0 and -0.0 < 0 < 0.0;
+//   - maps sort by size, then by their entries in key order, key before
+//     value;
+//   - pids, ports and references sort by node name first, then by their
+//     numeric fields in order;
+//   - a Desc sorts before every other term, and Desc terms among
+//     themselves in the reverse order of what they wrap.
+func Compare(a, b Term) int { return compare(a, b, false) }
+
+// compareKeys is the order of map keys: Erlang's, which is Compare's except
+// that every integer sorts before every float, at any depth. The reference
+// writes a map's entries in this order (for up to 32 keys; beyond, in hash
+// order, which this project does not copy), so Map keeps entries in it.
+func compareKeys(a, b Term) int { return compare(a, b, true) }
+
+func compare(a, b Term, keys bool) int {
+	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	switch a.kind {
+	case KindInt, KindFloat:
+		if keys && a.kind != b.kind {
+			if a.kind == KindInt {
+				return -1
+			}
+			return 1
+		}
+		return compareNumbers(a, b)
+	case KindAtom:
+		return strings.Compare(a.Atom(), b.Atom())
+	case KindBinary:
+		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
+	case KindTuple:
+		if c := cmp.Compare(a.num, b.num); c != 0 {
+			return c
+		}
+		return compareSlices(a.slice(), b.slice(), keys)
+	case KindList:
+		return compareLists(a, b, keys)
+	case KindMap:
+		if c := cmp.Compare(a.num, b.num); c != 0 {
+			return c
+		}
+		ea, eb := a.Entries(), b.Entries()
+		for i := range ea {
+			if c := compare(ea[i].Key, eb[i].Key, keys); c != 0 {
+				return c
+			}
+			if c := compare(ea[i].Value, eb[i].Value, keys); c != 0 {
+				return c
+			}
+		}
+		return 0
+	case KindPid:
+		pa, pb := a.Pid(), b.Pid()
+		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
+			cmp.Compare(pa.Serial, pb.Serial), cmp.Compare(pa.Creation, pb.Creation))
+	case KindPort:
+		pa, pb := a.Port(), b.Port()
+		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
+			cmp.Compare(pa.Creation, pb.Creation))
+	case KindRef:
+		ra, rb := a.Ref(), b.Ref()
+		ids := compareWords(ra.IDs, rb.IDs)
+		if keys {
+			ids = compareWordsErlang(ra.IDs, rb.IDs)
+		}
+		return cmpChain(compareNodes(ra.Node, rb.Node, keys), cmp.Compare(ra.Creation, rb.Creation), ids)
+	case KindDesc:
+		return -compare(a.Inner(), b.Inner(), keys)
+	}
+	return 0
+}
+
+// Equal reports whether a and b are the same term: Compare(a, b) == 0.
+// Note that 1 and 1.0 are different terms, as are 0.0 and -0.0.
+func Equal(a, b Term) bool { return Compare(a, b) == 0 }
+
+func cmpChain(cs ...int) int {
+	for _, c := range cs {
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// localNode is the node name of a VM that is not distributed. Erlang keeps
+// its pids and references apart from other nodes' and sorts them first;
+// the reference's map key order shows it.
+const localNode = "nonode@nohost"
+
+func compareNodes(a, b string, keys bool) int {
+	if keys && a != b && (a == localNode || b == localNode) {
+		if a == localNode {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// compareWordsErlang is Erlang's order of reference ids: the last word is
+// the most significant.
+func compareWordsErlang(a, b []uint32) int {
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		if c := cmp.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func compareWords(a, b []uint32) int {
+	for i := range min(len(a), len(b)) {
+		if c := cmp.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func compareSlices(a, b []Term, keys bool) int {
+	for i := range min(len(a), len(b)) {
+		if c := compare(a[i], b[i], keys); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// compareLists follows the list layout: elements in turn, then an end
+// marker that sorts an improper tail (1) before the proper end (2) before
+// any further element, and a bitstring tail (19) after all of them.
+func compareLists(a, b Term, keys bool) int {
+	ea, eb := a.Elems(), b.Elems()
+	for i := range min(len(ea), len(eb)) {
+		if c := compare(ea[i], eb[i], keys); c != 0 {
+			return c
+		}
+	}
+	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
+	if c := cmp.Compare(endA, endB); c != 0 || endA == endProper || endA == endElem {
+		return c
+	}
+	return compare(a.Tail(), b.Tail(), keys)
+}
+
+const (
+	endImproper = 1 // the format's marker bytes, in their order
+	endProper   = 2
+	endElem     = 3 // any element's tag lies between 2 and 19
+	endBitTail  = 19
+)
+
+func listEnd(l Term, more bool) int {
+	switch {
+	case more:
+		return endElem
+	case !l.tail:
+		return endProper
+	case l.Tail().kind == KindBinary:
+		return endBitTail
+	}
+	return endImproper
+}
+
+// compareBits compares bitstrings bit by bit, a shorter prefix first.
+func compareBits(a []byte, abits int, b []byte, bbits int) int {
+	n := min(abits, bbits)
+	full := n >> 3
+	if c := bytes.Compare(a[:full], b[:full]); c != 0 {
+		return c
+	}
+	if r := n & 7; r != 0 {
+		mask := byte(0xFF) << (8 - r)
+		if c := cmp.Compare(a[full]&mask, b[full]&mask); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(abits, bbits)
+}
+
+func compareNumbers(a, b Term) int {
+	switch {
+	case a.kind == KindInt && b.kind == KindInt:
+		return compareInts(a, b)
+	case a.kind == KindFloat && b.kind == KindFloat:
+		fa, fb := a.Float(), b.Float()
+		if fa == fb && math.Signbit(fa) != math.Signbit(fb) { // -0.0 < 0.0
+			if math.Signbit(fa) {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(fa, fb)
+	case a.kind == KindInt:
+		return compareIntFloat(a, b.Float())
+	}
+	return -compareIntFloat(b, a.Float())
+}
+
+func compareInts(a, b Term) int {
+	switch {
+	case a.ptr == nil && b.ptr == nil:
+		return cmp.Compare(int64(a.num), int64(b.num))
+	case a.ptr == nil:
+		return -b.big().Sign()
+	case b.ptr == nil:
+		return a.big().Sign()
+	}
+	return a.big().Cmp(b.big())
+}
+
+// compareIntFloat compares exactly. Of an integer and a float of equal
+// value the integer sorts nearer zero, with -0.0 below 0 and 0.0 above.
+func compareIntFloat(i Term, f float64) int {
+	whole := math.Trunc(f)
+	var c int
+	if i.ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
+		c = cmp.Compare(int64(i.num), int64(whole))
+	} else {
+		w, _ := new(big.Float).SetFloat64(whole).Int(nil)
+		c = i.BigInt().Cmp(w)
+	}
+	if c != 0 {
+		return c
+	}
+	if frac := f - whole; frac != 0 {
+		return -cmp.Compare(frac, 0)
+	}
+	if math.Signbit(f) {
+		return 1
+	}
+	return -1
+}

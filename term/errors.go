@@ -1,0 +1,39 @@
+package term
+
+import (
+	"errors"
+	"strconv"
+)
+
+// ErrSyntax is the sentinel that every SyntaxError about malformed text
+// wraps, so callers can test with errors.Is without caring about position.
+var ErrSyntax = errors.New("term: syntax error")
+
+// ErrDepth is the sentinel a SyntaxError wraps when the text nests deeper
+// than the parser allows. It is separate from ErrSyntax because the text
+// may be perfectly well-formed: it is refused to bound time and memory.
+var ErrDepth = errors.New("term: nesting too deep")
+
+// ErrUnprintable is returned by AppendText and MarshalText for a term whose
+// text Parse could not read back exactly: a NaN or infinite float, an atom
+// name that is not valid UTF-8, or a reference without id words. String
+// still prints such terms, in a form Parse refuses.
+var ErrUnprintable = errors.New("term: term has no text form")
+
+// SyntaxError reports where and why text could not be parsed as a term.
+type SyntaxError struct {
+	Offset int    // byte offset of the error in the input, from 0
+	Line   int    // line number, from 1
+	Column int    // column in characters (runes) of the line, from 1
+	Msg    string // description of the problem
+	Err    error  // ErrSyntax or ErrDepth
+}
+
+// Error returns the position and message, as in "line 1, column 5:
+// unexpected ']'".
+func (e *SyntaxError) Error() string {
+	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": " + e.Msg
+}
+
+// Unwrap returns the sentinel, ErrSyntax or ErrDepth.
+func (e *SyntaxError) Unwrap() error { return e.Err }

@@ -1,0 +1,990 @@
+package term
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultMaxDepth is the nesting limit Parse applies, and ParseOptions
+// when MaxDepth is 0. It is far beyond what real terms need and small
+// enough that the recursive parser's stack stays modest.
+const DefaultMaxDepth = 10000
+
+// ParseOptions configures a parse. The zero value gives Parse's behaviour.
+type ParseOptions struct {
+	// MaxDepth limits how deeply lists, tuples, maps, binaries and #Desc
+	// may nest; a top-level [] is at depth 1. Zero or less means
+	// DefaultMaxDepth. Deeper text fails with an error wrapping ErrDepth.
+	MaxDepth int
+}
+
+// Parse reads exactly one term written in Erlang's term syntax, as String
+// writes it, with an optional trailing "." as Erlang's own term reader
+// wants. It also reads what a person typing terms writes: whitespace and
+// % comments between tokens, strings ("abc", a list of code points),
+// binary strings (<<"abc",0>>), Base#Digits integers (16#FF), character
+// literals ($a, $\n) and digit separators (1_000). Errors are of type
+// *SyntaxError. Atom names are copied, so the result does not keep s alive.
+func Parse(s string) (Term, error) { return ParseOptions{}.Parse(s) }
+
+// Parse reads one term as the package-level Parse does, with o's limits.
+func (o ParseOptions) Parse(s string) (Term, error) {
+	p := parser{maxDepth: o.MaxDepth}
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	p.s.src = s
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	t, err := p.term(0)
+	if err != nil {
+		return Term{}, err
+	}
+	if p.s.tok == tDot {
+		if err := p.next(); err != nil {
+			return Term{}, err
+		}
+	}
+	if p.s.tok != tEOF {
+		return Term{}, p.unexpected("after term")
+	}
+	return t, nil
+}
+
+// token is the kind of a lexical token.
+type token uint8
+
+const (
+	tEOF      token = iota
+	tInt            // integer; value in ival or ibig (magnitude)
+	tFloat          // float; value in fval
+	tChar           // $c; value in ival
+	tAtom           // atom; name in lit
+	tString         // "..."; code points in runes
+	tVar            // a variable name, which is no term
+	tLBrack         // [
+	tRBrack         // ]
+	tLBrace         // {
+	tRBrace         // }
+	tComma          // ,
+	tBar            // |
+	tBinOpen        // <<
+	tGreater        // > (a binary closes with two adjacent ones)
+	tDot            // .
+	tArrow          // =>
+	tColon          // :
+	tMinus          // -
+	tPlus           // +
+	tMapOpen        // #{
+	tHashName       // #Name< (Pid, Port, Ref or Desc); name in lit
+)
+
+// scanner splits the input into tokens on demand, one token behind the
+// parser, in the manner of go/scanner. It records byte offsets only: line
+// and column are worked out from an offset when an error needs them, which
+// keeps the common path free of bookkeeping.
+type scanner struct {
+	src string
+	off int // offset of the next unread byte
+
+	// The token last scanned.
+	pos   int      // its offset
+	tok   token    // its kind
+	lit   string   // atom name, variable name or #Name
+	ival  uint64   // tInt magnitude when ibig is nil; tChar code point
+	ibig  *big.Int // tInt magnitude beyond uint64
+	fval  float64
+	runes []rune // tString contents, reused between tokens
+}
+
+// syntaxError builds a *SyntaxError at byte offset off of src.
+func syntaxError(src string, off int, sentinel error, msg string) *SyntaxError {
+	before := src[:off]
+	ls := strings.LastIndexByte(before, '\n') + 1
+	return &SyntaxError{
+		Offset: off,
+		Line:   1 + strings.Count(before, "\n"),
+		Column: 1 + utf8.RuneCountInString(before[ls:]),
+		Msg:    msg,
+		Err:    sentinel,
+	}
+}
+
+func (s *scanner) errorf(off int, format string, args ...any) error {
+	return syntaxError(s.src, off, ErrSyntax, fmt.Sprintf(format, args...))
+}
+
+// skipSpace skips whitespace and % comments.
+func (s *scanner) skipSpace() {
+	for s.off < len(s.src) {
+		switch s.src[s.off] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			s.off++
+		case '%':
+			if i := strings.IndexByte(s.src[s.off:], '\n'); i >= 0 {
+				s.off += i + 1
+			} else {
+				s.off = len(s.src)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// scan reads the next token into s.
+func (s *scanner) scan() error {
+	s.skipSpace()
+	s.pos = s.off
+	if s.off >= len(s.src) {
+		s.tok = tEOF
+		return nil
+	}
+	c := s.src[s.off]
+	switch {
+	case c >= '0' && c <= '9':
+		return s.scanNumber()
+	case c == '$':
+		s.off++
+		r, err := s.scanChar(0)
+		s.tok, s.ival = tChar, uint64(r)
+		return err
+	case c == '\'':
+		return s.scanQuotedAtom()
+	case c == '"':
+		s.off++
+		s.runes = s.runes[:0]
+		for {
+			r, done, err := s.scanQuoted('"')
+			if err != nil || done {
+				s.tok = tString
+				return err
+			}
+			s.runes = append(s.runes, r)
+		}
+	case c >= 0x80:
+		r, size := utf8.DecodeRuneInString(s.src[s.off:])
+		if !isAtomStart(r) && !isVarStart(r) {
+			if r == utf8.RuneError && size == 1 {
+				return s.errorf(s.off, "invalid UTF-8 encoding")
+			}
+			return s.errorf(s.off, "illegal character %q", r)
+		}
+		fallthrough
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		r, size := utf8.DecodeRuneInString(s.src[s.off:])
+		s.off += size
+		for s.off < len(s.src) {
+			r, size := utf8.DecodeRuneInString(s.src[s.off:])
+			if !isNameChar(r) {
+				break
+			}
+			s.off += size
+		}
+		s.lit = s.src[s.pos:s.off]
+		if isAtomStart(r) {
+			s.tok = tAtom
+			s.lit = strings.Clone(s.lit)
+		} else {
+			s.tok = tVar
+		}
+		return nil
+	case c == '#':
+		s.off++
+		if s.off < len(s.src) && s.src[s.off] == '{' {
+			s.off++
+			s.tok = tMapOpen
+			return nil
+		}
+		for s.off < len(s.src) && (s.src[s.off] >= 'a' && s.src[s.off] <= 'z' || s.src[s.off] >= 'A' && s.src[s.off] <= 'Z') {
+			s.off++
+		}
+		s.lit = s.src[s.pos+1 : s.off]
+		switch s.lit {
+		case "Pid", "Port", "Ref", "Desc":
+			if s.off < len(s.src) && s.src[s.off] == '<' {
+				s.off++
+				s.tok = tHashName
+				return nil
+			}
+			return s.errorf(s.off, "expected '<' after #%s", s.lit)
+		}
+		return s.errorf(s.pos, "unknown form %q", s.src[s.pos:s.off])
+	case c == '<':
+		if strings.HasPrefix(s.src[s.off:], "<<") {
+			s.off += 2
+			s.tok = tBinOpen
+			return nil
+		}
+	case c == '=':
+		if strings.HasPrefix(s.src[s.off:], "=>") {
+			s.off += 2
+			s.tok = tArrow
+			return nil
+		}
+	default:
+		if tok := punct[c]; tok != tEOF {
+			s.off++
+			s.tok = tok
+			return nil
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(s.src[s.off:])
+	return s.errorf(s.off, "illegal character %q", r)
+}
+
+// punct maps the one-byte tokens; other bytes map to tEOF, meaning none.
+var punct = [256]token{
+	'[': tLBrack, ']': tRBrack, '{': tLBrace, '}': tRBrace, ',': tComma, '|': tBar,
+	'>': tGreater, '.': tDot, ':': tColon, '-': tMinus, '+': tPlus,
+}
+
+// digitVal returns the value of c as a digit, or 36 if it is none.
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 36
+}
+
+// digits skips digits of base, with single underscores between digits as
+// Erlang allows (1_000), and reports whether there was at least one.
+func (s *scanner) digits(base int) bool {
+	start := s.off
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		if digitVal(c) < base {
+			s.off++
+			continue
+		}
+		if c == '_' && s.off > start && s.off+1 < len(s.src) && digitVal(s.src[s.off+1]) < base {
+			s.off++
+			continue
+		}
+		break
+	}
+	return s.off > start
+}
+
+// stripUnderscores drops digit separators, copying only if there are any.
+func stripUnderscores(s string) string {
+	if strings.IndexByte(s, '_') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "_", "")
+}
+
+// scanNumber reads an integer, a Base#Digits integer or a float.
+func (s *scanner) scanNumber() error {
+	s.digits(10)
+	base := 10
+	digits := s.src[s.pos:s.off]
+	switch {
+	case s.off < len(s.src) && s.src[s.off] == '#':
+		b, err := strconv.Atoi(stripUnderscores(digits))
+		if err != nil || b < 2 || b > 36 {
+			return s.errorf(s.pos, "invalid base %s", digits)
+		}
+		s.off++
+		start := s.off
+		if !s.digits(b) {
+			return s.errorf(s.off, "missing digits after %s#", digits)
+		}
+		base, digits = b, s.src[start:s.off]
+	case s.off+1 < len(s.src) && s.src[s.off] == '.' && digitVal(s.src[s.off+1]) < 10:
+		s.off++
+		s.digits(10)
+		if s.off < len(s.src) && (s.src[s.off] == 'e' || s.src[s.off] == 'E') {
+			s.off++
+			if s.off < len(s.src) && (s.src[s.off] == '+' || s.src[s.off] == '-') {
+				s.off++
+			}
+			if !s.digits(10) {
+				return s.errorf(s.off, "missing digits in float exponent")
+			}
+		}
+		f, err := strconv.ParseFloat(stripUnderscores(s.src[s.pos:s.off]), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return s.errorf(s.pos, "float %s out of range", s.src[s.pos:s.off])
+		}
+		s.tok, s.fval = tFloat, f
+		return nil
+	}
+	digits = stripUnderscores(digits)
+	s.tok, s.ibig = tInt, nil
+	if u, err := strconv.ParseUint(digits, base, 64); err == nil {
+		s.ival = u
+		return nil
+	}
+	// Too big for uint64: the digits were checked, so SetString succeeds.
+	b, ok := new(big.Int).SetString(digits, base)
+	if !ok {
+		return s.errorf(s.pos, "invalid integer")
+	}
+	s.ibig = b
+	return nil
+}
+
+// scanQuotedAtom reads a quoted atom. A name without escapes is taken from
+// the source directly.
+func (s *scanner) scanQuotedAtom() error {
+	s.off++
+	start := s.off
+	plain := true
+	var buf []byte
+	for {
+		at := s.off
+		r, done, err := s.scanQuoted('\'')
+		if err != nil {
+			return err
+		}
+		if done {
+			break
+		}
+		if s.src[at] == '\\' {
+			if plain {
+				buf = append(buf, s.src[start:at]...)
+				plain = false
+			}
+			if r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
+				return s.errorf(at, "character %#x out of range in atom", r)
+			}
+		}
+		if !plain {
+			buf = utf8.AppendRune(buf, r)
+		}
+	}
+	s.tok = tAtom
+	if plain {
+		s.lit = strings.Clone(s.src[start : s.off-1])
+	} else {
+		s.lit = string(buf)
+	}
+	return nil
+}
+
+// scanQuoted reads one character of a quoted atom or string closed by q,
+// reporting done at the closing quote.
+func (s *scanner) scanQuoted(q byte) (r rune, done bool, err error) {
+	if s.off >= len(s.src) {
+		if q == '"' {
+			return 0, false, s.errorf(s.pos, "unterminated string")
+		}
+		return 0, false, s.errorf(s.pos, "unterminated quoted atom")
+	}
+	if s.src[s.off] == q {
+		s.off++
+		return 0, true, nil
+	}
+	r, err = s.scanChar(q)
+	return r, false, err
+}
+
+// scanChar reads one possibly escaped character, as in a quoted atom or
+// string or after $. Outside quotes q is 0.
+func (s *scanner) scanChar(q byte) (rune, error) {
+	if s.off >= len(s.src) {
+		return 0, s.errorf(s.off, "unexpected end of input in character")
+	}
+	if s.src[s.off] != '\\' {
+		r, size := utf8.DecodeRuneInString(s.src[s.off:])
+		if r == utf8.RuneError && size == 1 {
+			return 0, s.errorf(s.off, "invalid UTF-8 encoding")
+		}
+		s.off += size
+		return r, nil
+	}
+	esc := s.off
+	s.off++
+	if s.off >= len(s.src) {
+		return 0, s.errorf(esc, "unterminated escape sequence")
+	}
+	c := s.src[s.off]
+	s.off++
+	switch c {
+	case 'b':
+		return '\b', nil
+	case 'd':
+		return 0x7F, nil
+	case 'e':
+		return 0x1B, nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 's':
+		return ' ', nil
+	case 't':
+		return '\t', nil
+	case 'v':
+		return '\v', nil
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		r := rune(c - '0')
+		for n := 1; n < 3 && s.off < len(s.src) && s.src[s.off] >= '0' && s.src[s.off] <= '7'; n++ {
+			r = r*8 + rune(s.src[s.off]-'0')
+			s.off++
+		}
+		return r, nil
+	case 'x':
+		if s.off < len(s.src) && s.src[s.off] == '{' {
+			s.off++
+			var r rune
+			n := 0
+			for ; s.off < len(s.src) && digitVal(s.src[s.off]) < 16; n++ {
+				r = r*16 + rune(digitVal(s.src[s.off]))
+				if r > utf8.MaxRune {
+					return 0, s.errorf(esc, "escaped character out of range")
+				}
+				s.off++
+			}
+			if n == 0 || s.off >= len(s.src) || s.src[s.off] != '}' {
+				return 0, s.errorf(esc, `invalid \x{...} escape`)
+			}
+			s.off++
+			return r, nil
+		}
+		if s.off+1 < len(s.src) && digitVal(s.src[s.off]) < 16 && digitVal(s.src[s.off+1]) < 16 {
+			r := rune(digitVal(s.src[s.off])*16 + digitVal(s.src[s.off+1]))
+			s.off += 2
+			return r, nil
+		}
+		return 0, s.errorf(esc, `invalid \x escape`)
+	case '^':
+		if s.off < len(s.src) {
+			c := s.src[s.off]
+			switch {
+			case c == '?':
+				s.off++
+				return 0x7F, nil
+			case c >= '@' && c <= '_', c >= 'a' && c <= 'z':
+				s.off++
+				return rune(c & 0x1F), nil
+			}
+		}
+		return 0, s.errorf(esc, `invalid \^ escape`)
+	}
+	// Any other character stands for itself, as in Erlang ('\'' and '\\').
+	s.off--
+	r, size := utf8.DecodeRuneInString(s.src[s.off:])
+	if r == utf8.RuneError && size == 1 {
+		return 0, s.errorf(s.off, "invalid UTF-8 encoding")
+	}
+	s.off += size
+	return r, nil
+}
+
+// parser is a recursive-descent parser over the scanner's tokens. Elements
+// of the lists, tuples, maps and binaries being built are kept on shared
+// stacks and copied out once complete, so each compound costs exactly one
+// allocation of the right size.
+type parser struct {
+	s        scanner
+	maxDepth int
+	terms    []Term
+	entries  []MapEntry
+	bytes    []byte
+}
+
+func (p *parser) next() error { return p.s.scan() }
+
+func (p *parser) errorf(off int, format string, args ...any) error {
+	return p.s.errorf(off, format, args...)
+}
+
+// describe names the current token for an error message.
+func (p *parser) describe() string {
+	text := p.s.src[p.s.pos:p.s.off]
+	if len(text) > 24 {
+		text = text[:24] + "..."
+	}
+	switch p.s.tok {
+	case tEOF:
+		return "end of input"
+	case tInt:
+		return "integer " + text
+	case tFloat:
+		return "float " + text
+	case tChar:
+		return "character " + text
+	case tAtom:
+		return "atom " + text
+	case tString:
+		return "string"
+	case tVar:
+		return "variable " + text
+	}
+	return "'" + text + "'"
+}
+
+// unexpected reports the current token as out of place.
+func (p *parser) unexpected(context string) error {
+	msg := "unexpected " + p.describe()
+	if context != "" {
+		msg += " " + context
+	}
+	return p.errorf(p.s.pos, "%s", msg)
+}
+
+// expect consumes a token of kind tok or fails.
+func (p *parser) expect(tok token, context string) error {
+	if p.s.tok != tok {
+		return p.unexpected(context)
+	}
+	return p.next()
+}
+
+// enter checks the depth of a compound about to be parsed, before any
+// recursion, so that deep text fails fast in bounded memory.
+func (p *parser) enter(depth int) error {
+	if depth > p.maxDepth {
+		return syntaxError(p.s.src, p.s.pos, ErrDepth,
+			"nesting deeper than "+strconv.Itoa(p.maxDepth))
+	}
+	return nil
+}
+
+// term parses one term whose enclosing compounds nest depth deep.
+func (p *parser) term(depth int) (Term, error) {
+	switch p.s.tok {
+	case tInt, tFloat, tChar, tMinus, tPlus:
+		return p.number()
+	case tAtom:
+		t := Atom(p.s.lit)
+		return t, p.next()
+	case tString:
+		return p.str(depth + 1)
+	case tLBrack:
+		return p.list(depth + 1)
+	case tLBrace:
+		return p.tuple(depth + 1)
+	case tMapOpen:
+		return p.mapTerm(depth + 1)
+	case tBinOpen:
+		return p.binary(depth + 1)
+	case tHashName:
+		switch p.s.lit {
+		case "Desc":
+			return p.desc(depth + 1)
+		case "Pid":
+			return p.pid()
+		case "Port":
+			return p.port()
+		}
+		return p.ref()
+	case tVar:
+		return Term{}, p.errorf(p.s.pos, "variable %s is not a term", p.s.lit)
+	}
+	return Term{}, p.unexpected("")
+}
+
+// number parses an optionally signed integer, character or float.
+func (p *parser) number() (Term, error) {
+	neg := false
+	if p.s.tok == tMinus || p.s.tok == tPlus {
+		neg = p.s.tok == tMinus
+		if err := p.next(); err != nil {
+			return Term{}, err
+		}
+	}
+	var t Term
+	switch p.s.tok {
+	case tFloat:
+		f := p.s.fval
+		if neg {
+			f = -f
+		}
+		t = Float(f)
+	case tChar:
+		t = Int(int64(p.s.ival))
+		if neg {
+			t = Int(-int64(p.s.ival))
+		}
+	case tInt:
+		switch {
+		case p.s.ibig != nil:
+			b := p.s.ibig
+			if neg {
+				b.Neg(b)
+			}
+			t = BigInt(b)
+		case neg && p.s.ival <= 1<<63:
+			t = Int(-int64(p.s.ival)) // wraps correctly for -2^63
+		case neg:
+			t = BigInt(new(big.Int).Neg(new(big.Int).SetUint64(p.s.ival)))
+		default:
+			t = Uint(p.s.ival)
+		}
+	default:
+		return Term{}, p.unexpected("after sign")
+	}
+	return t, p.next()
+}
+
+// str parses adjacent string literals, which Erlang joins, as a list of
+// code points.
+func (p *parser) str(depth int) (Term, error) {
+	if err := p.enter(depth); err != nil {
+		return Term{}, err
+	}
+	start := len(p.terms)
+	for p.s.tok == tString {
+		for _, r := range p.s.runes {
+			p.terms = append(p.terms, Int(int64(r)))
+		}
+		if err := p.next(); err != nil {
+			return Term{}, err
+		}
+	}
+	return List(p.popTerms(start)...), nil
+}
+
+// popTerms returns a copy of the scratch terms from start on and drops them.
+func (p *parser) popTerms(start int) []Term {
+	if len(p.terms) == start {
+		return nil
+	}
+	elems := slices.Clone(p.terms[start:])
+	clear(p.terms[start:]) // let the garbage collector have them
+	p.terms = p.terms[:start]
+	return elems
+}
+
+// elems parses terms separated by commas up to a token that is no comma,
+// pushing them on the scratch stack.
+func (p *parser) elems(depth int) error {
+	for {
+		t, err := p.term(depth)
+		if err != nil {
+			return err
+		}
+		p.terms = append(p.terms, t)
+		if p.s.tok != tComma {
+			return nil
+		}
+		if err := p.next(); err != nil {
+			return err
+		}
+	}
+}
+
+// list parses [...], proper or improper.
+func (p *parser) list(depth int) (Term, error) {
+	if err := p.enter(depth); err != nil {
+		return Term{}, err
+	}
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	if p.s.tok == tRBrack {
+		return Term{}, p.next()
+	}
+	start := len(p.terms)
+	if err := p.elems(depth); err != nil {
+		return Term{}, err
+	}
+	tail := Term{}
+	if p.s.tok == tBar {
+		if err := p.next(); err != nil {
+			return Term{}, err
+		}
+		var err error
+		if tail, err = p.term(depth); err != nil {
+			return Term{}, err
+		}
+	}
+	if err := p.expect(tRBrack, "in list"); err != nil {
+		return Term{}, err
+	}
+	return ImproperList(p.popTerms(start), tail), nil
+}
+
+// tuple parses {...}.
+func (p *parser) tuple(depth int) (Term, error) {
+	if err := p.enter(depth); err != nil {
+		return Term{}, err
+	}
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	start := len(p.terms)
+	if p.s.tok != tRBrace {
+		if err := p.elems(depth); err != nil {
+			return Term{}, err
+		}
+	}
+	if err := p.expect(tRBrace, "in tuple"); err != nil {
+		return Term{}, err
+	}
+	return Tuple(p.popTerms(start)...), nil
+}
+
+// mapTerm parses #{K => V, ...}. Of repeated keys the last wins, as in an
+// Erlang map literal.
+func (p *parser) mapTerm(depth int) (Term, error) {
+	if err := p.enter(depth); err != nil {
+		return Term{}, err
+	}
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	start := len(p.entries)
+	if p.s.tok != tRBrace {
+		for {
+			k, err := p.term(depth)
+			if err != nil {
+				return Term{}, err
+			}
+			if err := p.expect(tArrow, "in map, expected '=>'"); err != nil {
+				return Term{}, err
+			}
+			v, err := p.term(depth)
+			if err != nil {
+				return Term{}, err
+			}
+			p.entries = append(p.entries, MapEntry{k, v})
+			if p.s.tok != tComma {
+				break
+			}
+			if err := p.next(); err != nil {
+				return Term{}, err
+			}
+		}
+	}
+	if err := p.expect(tRBrace, "in map"); err != nil {
+		return Term{}, err
+	}
+	entries := slices.Clone(p.entries[start:])
+	clear(p.entries[start:])
+	p.entries = p.entries[:start]
+	return Map(entries...), nil
+}
+
+// binary parses <<...>>: bytes as integers or strings, and a last segment
+// that may carry :Bits for a bitstring.
+func (p *parser) binary(depth int) (Term, error) {
+	if err := p.enter(depth); err != nil {
+		return Term{}, err
+	}
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	p.bytes = p.bytes[:0]
+	bits := 0                 // bits of a partial last byte
+	for p.s.tok != tGreater { // each pass reads a segment and what follows
+		if bits != 0 {
+			return Term{}, p.errorf(p.s.pos, "only the last segment of a binary may have fewer than 8 bits")
+		}
+		if p.s.tok == tString {
+			for _, r := range p.s.runes {
+				if r > 0xFF {
+					return Term{}, p.errorf(p.s.pos, "character %#x in binary string is not a byte", r)
+				}
+				p.bytes = append(p.bytes, byte(r))
+			}
+			if err := p.next(); err != nil {
+				return Term{}, err
+			}
+		} else {
+			pos := p.s.pos
+			v, err := p.segmentValue()
+			if err != nil {
+				return Term{}, err
+			}
+			size := 8
+			if p.s.tok == tColon {
+				if err := p.next(); err != nil {
+					return Term{}, err
+				}
+				if p.s.tok != tInt || p.s.ibig != nil || p.s.ival < 1 || p.s.ival > 8 {
+					return Term{}, p.errorf(p.s.pos, "segment size must be 1 to 8")
+				}
+				size = int(p.s.ival)
+				if err := p.next(); err != nil {
+					return Term{}, err
+				}
+			}
+			if v >= 1<<size {
+				return Term{}, p.errorf(pos, "segment value out of range 0..%d", 1<<size-1)
+			}
+			if size < 8 {
+				bits = size
+				v <<= 8 - size
+			}
+			p.bytes = append(p.bytes, byte(v))
+		}
+		if p.s.tok != tComma {
+			break
+		}
+		if err := p.next(); err != nil {
+			return Term{}, err
+		}
+		if p.s.tok == tGreater {
+			return Term{}, p.unexpected("in binary, expected segment")
+		}
+	}
+	// The closing >> is two '>' tokens, so that #Desc<<<1>>> reads.
+	if p.s.tok != tGreater {
+		return Term{}, p.unexpected("in binary")
+	}
+	first := p.s.pos
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	if p.s.tok != tGreater || p.s.pos != first+1 {
+		return Term{}, p.errorf(first, "expected '>>' to close binary")
+	}
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	data := slices.Clone(p.bytes)
+	if data == nil {
+		data = []byte{}
+	}
+	n := 8 * len(data)
+	if bits != 0 {
+		n -= 8 - bits
+	}
+	return Bitstring(data, n), nil
+}
+
+// segmentValue parses a binary segment's integer, which may be written as
+// any integer or character; the caller checks its range.
+func (p *parser) segmentValue() (uint64, error) {
+	pos := p.s.pos
+	t, err := p.number()
+	if err != nil {
+		return 0, err
+	}
+	if t.kind != KindInt {
+		return 0, p.errorf(pos, "binary segment must be an integer")
+	}
+	v, ok := t.Int64()
+	if !ok || v < 0 || v > 255 {
+		return 0, p.errorf(pos, "segment value out of range 0..255")
+	}
+	return uint64(v), nil
+}
+
+// desc parses #Desc<Term>.
+func (p *parser) desc(depth int) (Term, error) {
+	if err := p.enter(depth); err != nil {
+		return Term{}, err
+	}
+	if err := p.next(); err != nil {
+		return Term{}, err
+	}
+	t, err := p.term(depth)
+	if err != nil {
+		return Term{}, err
+	}
+	if err := p.expect(tGreater, "in #Desc"); err != nil {
+		return Term{}, err
+	}
+	return Desc(t), nil
+}
+
+// node parses the node atom that opens a pid, port or reference.
+func (p *parser) node(form string) (string, error) {
+	if err := p.next(); err != nil {
+		return "", err
+	}
+	if p.s.tok != tAtom {
+		return "", p.unexpected("in #" + form + ", expected node atom")
+	}
+	name := p.s.lit
+	return name, p.next()
+}
+
+// field parses ",N" with N an unsigned integer no greater than max.
+func (p *parser) field(form, what string, max uint64) (uint64, error) {
+	if err := p.expect(tComma, "in #"+form); err != nil {
+		return 0, err
+	}
+	if p.s.tok != tInt || p.s.ibig != nil || p.s.ival > max {
+		if p.s.tok == tInt || p.s.tok == tMinus {
+			return 0, p.errorf(p.s.pos, "%s %s out of range 0..%d", form, what, max)
+		}
+		return 0, p.unexpected("in #" + form + ", expected " + what)
+	}
+	v := p.s.ival
+	return v, p.next()
+}
+
+// pid parses #Pid<Node,Id,Serial,Creation>.
+func (p *parser) pid() (Term, error) {
+	var pid Pid
+	var err error
+	var v [3]uint64
+	if pid.Node, err = p.node("Pid"); err != nil {
+		return Term{}, err
+	}
+	for i, what := range [3]string{"id", "serial", "creation"} {
+		if v[i], err = p.field("Pid", what, math.MaxUint32); err != nil {
+			return Term{}, err
+		}
+	}
+	if err := p.expect(tGreater, "in #Pid"); err != nil {
+		return Term{}, err
+	}
+	pid.ID, pid.Serial, pid.Creation = uint32(v[0]), uint32(v[1]), uint32(v[2])
+	return pid.Term(), nil
+}
+
+// port parses #Port<Node,Id,Creation>.
+func (p *parser) port() (Term, error) {
+	var port Port
+	var err error
+	var c uint64
+	if port.Node, err = p.node("Port"); err != nil {
+		return Term{}, err
+	}
+	if port.ID, err = p.field("Port", "id", math.MaxUint64); err != nil {
+		return Term{}, err
+	}
+	if c, err = p.field("Port", "creation", math.MaxUint32); err != nil {
+		return Term{}, err
+	}
+	if err := p.expect(tGreater, "in #Port"); err != nil {
+		return Term{}, err
+	}
+	port.Creation = uint32(c)
+	return port.Term(), nil
+}
+
+// ref parses #Ref<Node,Creation,Id1,...>, with at least one id word.
+func (p *parser) ref() (Term, error) {
+	var ref Ref
+	var err error
+	if ref.Node, err = p.node("Ref"); err != nil {
+		return Term{}, err
+	}
+	c, err := p.field("Ref", "creation", math.MaxUint32)
+	if err != nil {
+		return Term{}, err
+	}
+	ref.Creation = uint32(c)
+	for len(ref.IDs) == 0 || p.s.tok == tComma {
+		id, err := p.field("Ref", "id", math.MaxUint32)
+		if err != nil {
+			return Term{}, err
+		}
+		ref.IDs = append(ref.IDs, uint32(id))
+	}
+	if err := p.expect(tGreater, "in #Ref"); err != nil {
+		return Term{}, err
+	}
+	return ref.Term(), nil
+}

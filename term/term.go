@@ -1,0 +1,363 @@
+// Package term models Erlang terms as sext encodes them: integers of any
+// size, floats, atoms, binaries and bitstrings, tuples, lists proper and
+// improper, maps, pids, ports, references, and the descending wrapper Desc.
+//
+// A Term is a small value (three machine words) that holds integers, floats
+// and atoms without allocating, in the manner of log/slog's Value. Compound
+// terms point at a slice of their children, so a decoded tuple costs one
+// allocation for all of its elements.
+//
+// The zero Term is the empty list [], Erlang's nil.
+package term
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"unsafe"
+)
+
+// Kind says which type of term a Term holds.
+type Kind uint8
+
+// The kinds. Across kinds the encoding sorts Desc first, then numbers,
+// atoms, references, ports, pids, tuples, maps, lists and binaries.
+const (
+	KindList   Kind = iota // proper or improper list; the zero Term is []
+	KindDesc               // a term that sorts in descending order
+	KindInt                // integer of any size
+	KindFloat              // float64, never NaN or infinite when encoded
+	KindAtom               // atom
+	KindRef                // reference
+	KindPort               // port
+	KindPid                // pid
+	KindTuple              // tuple
+	KindMap                // map
+	KindBinary             // binary or bitstring
+)
+
+var kindNames = [...]string{
+	KindList:   "list",
+	KindDesc:   "desc",
+	KindInt:    "int",
+	KindFloat:  "float",
+	KindAtom:   "atom",
+	KindRef:    "ref",
+	KindPort:   "port",
+	KindPid:    "pid",
+	KindTuple:  "tuple",
+	KindMap:    "map",
+	KindBinary: "binary",
+}
+
+// String returns the kind's name in lower case.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// Term is an Erlang term. Construct one with Int, Float, Atom, Binary,
+// Tuple, List and the other constructors, or by parsing text with Parse.
+// Terms are immutable once built: the constructors that take slices keep
+// them, so the caller must not change a slice after handing it over.
+type Term struct {
+	ptr  unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
+	num  uint64         // int64 value, float bits, length or bit length
+	kind Kind
+	tail bool // a list whose last element is an improper tail
+}
+
+// MapEntry is one key and value of a map.
+type MapEntry struct {
+	Key, Value Term
+}
+
+// Pid is an Erlang process identifier.
+type Pid struct {
+	Node     string // node name, as its atom's text
+	ID       uint32
+	Serial   uint32
+	Creation uint32
+}
+
+// Port is an Erlang port identifier. IDs of 2^28 and above take the
+// format's long form.
+type Port struct {
+	Node     string
+	ID       uint64
+	Creation uint32
+}
+
+// Ref is an Erlang reference: a creation and one or more 32-bit id words,
+// in the order Erlang's external format lists them.
+type Ref struct {
+	Node     string
+	Creation uint32
+	IDs      []uint32
+}
+
+// Kind returns the term's kind.
+func (t Term) Kind() Kind { return t.kind }
+
+// Int returns the integer i.
+func Int(i int64) Term { return Term{kind: KindInt, num: uint64(i)} }
+
+// Uint returns the integer u.
+func Uint(u uint64) Term {
+	if u <= math.MaxInt64 {
+		return Int(int64(u))
+	}
+	return Term{kind: KindInt, ptr: unsafe.Pointer(new(big.Int).SetUint64(u))}
+}
+
+// BigInt returns the integer b. It copies b, and an integer that fits in an
+// int64 is held as one, so every value has exactly one representation.
+func BigInt(b *big.Int) Term {
+	if b.IsInt64() {
+		return Int(b.Int64())
+	}
+	return Term{kind: KindInt, ptr: unsafe.Pointer(new(big.Int).Set(b))}
+}
+
+// Float returns the float f. NaN and infinities can be held but not encoded:
+// Erlang has neither.
+func Float(f float64) Term { return Term{kind: KindFloat, num: math.Float64bits(f)} }
+
+// Atom returns the atom with the given name (UTF-8 text).
+func Atom(name string) Term {
+	return Term{kind: KindAtom, ptr: unsafe.Pointer(unsafe.StringData(name)), num: uint64(len(name))}
+}
+
+// Bool returns the atom true or false.
+func Bool(b bool) Term {
+	if b {
+		return Atom("true")
+	}
+	return Atom("false")
+}
+
+// Binary returns the binary holding b. It keeps b without copying.
+func Binary(b []byte) Term {
+	return Term{kind: KindBinary, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(len(b)) << 3}
+}
+
+// Bitstring returns the bitstring made of the first bits bits of b, most
+// significant bit first. It panics if b is shorter than bits needs. The
+// unused low bits of a partial last byte are taken as zero; b is copied
+// only if they are not.
+func Bitstring(b []byte, bits int) Term {
+	n := (bits + 7) >> 3
+	if bits < 0 || n > len(b) {
+		panic("term: Bitstring: bit length out of range")
+	}
+	b = b[:n]
+	if k := bits & 7; k != 0 && b[n-1]&(0xFF>>k) != 0 {
+		b = slices.Clone(b)
+		b[n-1] &^= 0xFF >> k
+	}
+	return Term{kind: KindBinary, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(bits)}
+}
+
+// Tuple returns the tuple of elems. It keeps elems without copying.
+func Tuple(elems ...Term) Term {
+	return Term{kind: KindTuple, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
+}
+
+// List returns the proper list of elems. It keeps elems without copying.
+func List(elems ...Term) Term {
+	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
+}
+
+// ImproperList returns [e1, ..., en | tail]. A list tail is joined on, as
+// in Erlang ([a | [b]] is [a, b]), and no elements give the tail itself.
+// It copies elems only when the tail is a list.
+func ImproperList(elems []Term, tail Term) Term {
+	if tail.kind == KindList {
+		if len(elems) == 0 {
+			return tail
+		}
+		all := make([]Term, 0, len(elems)+int(tail.num))
+		all = append(append(all, elems...), tail.slice()...)
+		return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all)), tail: tail.tail}
+	}
+	if len(elems) == 0 {
+		return tail
+	}
+	all := append(elems[:len(elems):len(elems)], tail)
+	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all)), tail: true}
+}
+
+// Map returns the map of entries. It takes entries over: they are sorted in
+// place in Erlang's map key order (term order, except that all integers
+// come before all floats), and of equal keys the last one is kept, as
+// Erlang's maps:from_list does.
+func Map(entries ...MapEntry) Term {
+	byKey := func(a, b MapEntry) int { return compareKeys(a.Key, b.Key) }
+	if !slices.IsSortedFunc(entries, byKey) {
+		slices.SortStableFunc(entries, byKey)
+	}
+	out := entries[:0]
+	for i, e := range entries {
+		if i+1 < len(entries) && compareKeys(e.Key, entries[i+1].Key) == 0 {
+			continue
+		}
+		out = append(out, e)
+	}
+	return Term{kind: KindMap, ptr: unsafe.Pointer(unsafe.SliceData(out)), num: uint64(len(out))}
+}
+
+// Term returns the pid as a term.
+func (p Pid) Term() Term { return Term{kind: KindPid, ptr: unsafe.Pointer(&p)} }
+
+// Term returns the port as a term.
+func (p Port) Term() Term { return Term{kind: KindPort, ptr: unsafe.Pointer(&p)} }
+
+// Term returns the reference as a term. The term keeps r.IDs.
+func (r Ref) Term() Term { return Term{kind: KindRef, ptr: unsafe.Pointer(&r)} }
+
+// Desc returns t wrapped so that it sorts in descending order: for any a
+// and b, Desc(a) sorts before Desc(b) exactly when a sorts after b. A Desc
+// sorts before every term that is not one.
+func Desc(t Term) Term { return Term{kind: KindDesc, ptr: unsafe.Pointer(&t)} }
+
+// Int64 returns the integer's value and true, or false if the integer does
+// not fit in an int64 or t is not an integer.
+func (t Term) Int64() (int64, bool) {
+	if t.kind != KindInt || t.ptr != nil {
+		return 0, false
+	}
+	return int64(t.num), true
+}
+
+// BigInt returns the integer's value as a big.Int. It panics if t is not
+// an integer. For an integer beyond int64 it is the term's own big.Int,
+// which the caller must not change; otherwise a new one.
+func (t Term) BigInt() *big.Int {
+	t.must(KindInt)
+	if t.ptr == nil {
+		return big.NewInt(int64(t.num))
+	}
+	return t.big()
+}
+
+// IsBig reports whether t is an integer that does not fit in an int64.
+func (t Term) IsBig() bool { return t.kind == KindInt && t.ptr != nil }
+
+func (t Term) big() *big.Int { return (*big.Int)(t.ptr) }
+
+// Float returns the float's value. It panics if t is not a float.
+func (t Term) Float() float64 {
+	t.must(KindFloat)
+	return math.Float64frombits(t.num)
+}
+
+// Atom returns the atom's name. It panics if t is not an atom.
+func (t Term) Atom() string {
+	t.must(KindAtom)
+	return unsafe.String((*byte)(t.ptr), int(t.num))
+}
+
+// Bytes returns a binary's or bitstring's bytes; a bitstring's partial last
+// byte holds its trailing bits in the high end. It panics if t is not a
+// binary. The caller must not change the bytes.
+func (t Term) Bytes() []byte {
+	t.must(KindBinary)
+	return unsafe.Slice((*byte)(t.ptr), (t.num+7)>>3)
+}
+
+// BitLen returns the length in bits of a binary or bitstring. It panics if
+// t is not one.
+func (t Term) BitLen() int {
+	t.must(KindBinary)
+	return int(t.num)
+}
+
+// Elems returns a tuple's elements, or a list's elements without its
+// improper tail. It panics for other kinds. The caller must not change the
+// slice.
+func (t Term) Elems() []Term {
+	switch t.kind {
+	case KindTuple:
+		return t.slice()
+	case KindList:
+		s := t.slice()
+		if t.tail {
+			s = s[:len(s)-1]
+		}
+		return s
+	}
+	panic("term: Elems of " + t.kind.String())
+}
+
+// Tail returns a list's tail: the empty list for a proper list, the
+// improper tail otherwise. It panics if t is not a list.
+func (t Term) Tail() Term {
+	t.must(KindList)
+	if !t.tail {
+		return Term{}
+	}
+	return t.slice()[t.num-1]
+}
+
+// IsProper reports whether t is a proper list.
+func (t Term) IsProper() bool { return t.kind == KindList && !t.tail }
+
+// Len returns the number of elements of a tuple or list (without an
+// improper tail), the number of entries of a map, or the number of bytes
+// of a binary or atom name. It returns 0 for other kinds.
+func (t Term) Len() int {
+	switch t.kind {
+	case KindList:
+		if t.tail {
+			return int(t.num) - 1
+		}
+		return int(t.num)
+	case KindTuple, KindMap, KindAtom:
+		return int(t.num)
+	case KindBinary:
+		return int(t.num+7) >> 3
+	}
+	return 0
+}
+
+// Entries returns a map's entries in ascending map key order (see Map). It panics if t is
+// not a map. The caller must not change the slice.
+func (t Term) Entries() []MapEntry {
+	t.must(KindMap)
+	return unsafe.Slice((*MapEntry)(t.ptr), t.num)
+}
+
+// Pid returns the pid t holds. It panics if t is not a pid.
+func (t Term) Pid() Pid {
+	t.must(KindPid)
+	return *(*Pid)(t.ptr)
+}
+
+// Port returns the port t holds. It panics if t is not a port.
+func (t Term) Port() Port {
+	t.must(KindPort)
+	return *(*Port)(t.ptr)
+}
+
+// Ref returns the reference t holds. It panics if t is not a reference.
+func (t Term) Ref() Ref {
+	t.must(KindRef)
+	return *(*Ref)(t.ptr)
+}
+
+// Inner returns the term a Desc wraps. It panics if t is not a Desc.
+func (t Term) Inner() Term {
+	t.must(KindDesc)
+	return *(*Term)(t.ptr)
+}
+
+// slice returns the children of a tuple or list, tail included.
+func (t Term) slice() []Term { return unsafe.Slice((*Term)(t.ptr), t.num) }
+
+func (t Term) must(k Kind) {
+	if t.kind != k {
+		panic("term: " + k.String() + " accessor called on " + t.kind.String())
+	}
+}

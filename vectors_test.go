@@ -1,0 +1,200 @@
+package sext
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/erlsext/sext/term"
+)
+
+// readLines returns the lines of a file in testdata, with their line
+// numbers, and fails the test if the file holds none.
+func readLines(t *testing.T, name string) []vectorLine {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []vectorLine
+	s := bufio.NewScanner(f)
+	s.Buffer(nil, 1<<20)
+	for n := 1; s.Scan(); n++ {
+		if s.Text() != "" {
+			lines = append(lines, vectorLine{n, strings.Split(s.Text(), "\t")})
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) == 0 {
+		t.Fatalf("%s: no vectors", name)
+	}
+	return lines
+}
+
+type vectorLine struct {
+	n      int
+	fields []string
+}
+
+func mustParse(t *testing.T, s string) term.Term {
+	t.Helper()
+	x, err := term.Parse(s)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return x
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatalf("hex %q: %v", s, err)
+	}
+	return b
+}
+
+// decoders lists both decoders: every decoding test runs against each.
+var decoders = []struct {
+	name   string
+	decode func([]byte) (term.Term, error)
+}{
+	{"recursive", DecodeRecursive},
+	{"cps", DecodeCPS},
+}
+
+func TestVectorsEncode(t *testing.T) {
+	for _, l := range readLines(t, "encode.tsv") {
+		x := mustParse(t, l.fields[0])
+		got, err := Encode(x)
+		if err != nil {
+			t.Errorf("line %d: Encode(%s): %v", l.n, l.fields[0], err)
+			continue
+		}
+		if diff := cmp.Diff(l.fields[1], hex.EncodeToString(got)); diff != "" {
+			t.Errorf("line %d: Encode(%s) (-want +got):\n%s", l.n, l.fields[0], diff)
+		}
+		for _, d := range decoders {
+			back, err := d.decode(mustHex(t, l.fields[1]))
+			if err != nil {
+				t.Errorf("line %d: %s decoder: %s: %v", l.n, d.name, l.fields[0], err)
+				continue
+			}
+			if !term.Equal(back, x) {
+				t.Errorf("line %d: %s decoder (-want +got):\n%s", l.n, d.name, cmp.Diff(x.String(), back.String()))
+			}
+		}
+	}
+}
+
+func TestVectorsReferenceCannotDecode(t *testing.T) {
+	encoded := map[string]bool{}
+	for _, l := range readLines(t, "encode.tsv") {
+		encoded[l.fields[0]] = true
+	}
+	for _, l := range readLines(t, "sext_decode_fails.txt") {
+		if !encoded[l.fields[0]] {
+			t.Errorf("line %d: %s has no vector in encode.tsv", l.n, l.fields[0])
+		}
+	}
+}
+
+func TestVectorsOrder(t *testing.T) {
+	var prev []byte
+	var prevText string
+	for i, l := range readLines(t, "order.txt") {
+		b, err := Encode(mustParse(t, l.fields[0]))
+		if err != nil {
+			t.Fatalf("line %d: %v", l.n, err)
+		}
+		if i > 0 && bytes.Compare(prev, b) >= 0 {
+			t.Errorf("line %d: encoding of %s does not sort after %s", l.n, l.fields[0], prevText)
+		}
+		prev, prevText = b, l.fields[0]
+	}
+}
+
+func TestVectorsInvalid(t *testing.T) {
+	for _, l := range readLines(t, "invalid.txt") {
+		b := mustHex(t, l.fields[0])
+		for _, d := range decoders {
+			if x, err := d.decode(b); err == nil {
+				t.Errorf("line %d: %s decoder accepted %s as %s", l.n, d.name, l.fields[0], x)
+			}
+		}
+	}
+}
+
+func TestVectorsPrefix(t *testing.T) {
+	for _, l := range readLines(t, "prefix.tsv") {
+		p := mustParse(t, l.fields[0])
+		got, err := Prefix(p)
+		if err != nil {
+			t.Errorf("line %d: Prefix(%s): %v", l.n, l.fields[0], err)
+			continue
+		}
+		if diff := cmp.Diff(l.fields[1], hex.EncodeToString(got)); diff != "" {
+			t.Errorf("line %d: Prefix(%s) (-want +got):\n%s", l.n, l.fields[0], diff)
+		}
+		wantKind, wantText, _ := strings.Cut(l.fields[2], " ")
+		pat, full, rest, err := PartialDecode(mustHex(t, l.fields[1]))
+		if err != nil || len(rest) != 0 {
+			t.Errorf("line %d: PartialDecode: %v, rest %x", l.n, err, rest)
+			continue
+		}
+		gotKind := map[bool]string{true: "full", false: "partial"}[full]
+		if gotKind != wantKind || !term.Equal(pat, mustParse(t, wantText)) {
+			t.Errorf("line %d: PartialDecode(%s) = %s %s, want %s", l.n, l.fields[1], gotKind, pat, l.fields[2])
+		}
+	}
+}
+
+func TestVectorsReverse(t *testing.T) {
+	for _, l := range readLines(t, "reverse.tsv") {
+		x := term.Desc(mustParse(t, l.fields[0]))
+		got, err := Encode(x)
+		if err != nil {
+			t.Errorf("line %d: %v", l.n, err)
+			continue
+		}
+		if diff := cmp.Diff(l.fields[1], hex.EncodeToString(got)); diff != "" {
+			t.Errorf("line %d: Encode(Desc(%s)) (-want +got):\n%s", l.n, l.fields[0], diff)
+		}
+		for _, d := range decoders {
+			back, err := d.decode(got)
+			if err != nil || !term.Equal(back, x) {
+				t.Errorf("line %d: %s decoder: got %v, %v; want %s", l.n, d.name, back, err, x)
+			}
+		}
+	}
+}
+
+func TestVectorsLegacy(t *testing.T) {
+	for _, l := range readLines(t, "legacy.tsv") {
+		x := mustParse(t, l.fields[0])
+		b := mustHex(t, l.fields[1])
+		for _, d := range decoders {
+			back, err := d.decode(b)
+			if err != nil || !term.Equal(back, x) {
+				t.Errorf("line %d: %s decoder: got %v, %v; want %s", l.n, d.name, back, err, x)
+			}
+		}
+		got, err := Options{Legacy: true}.Encode(x)
+		if err != nil {
+			t.Errorf("line %d: %v", l.n, err)
+			continue
+		}
+		if diff := cmp.Diff(l.fields[1], hex.EncodeToString(got)); diff != "" {
+			t.Errorf("line %d: legacy Encode(%s) (-want +got):\n%s", l.n, l.fields[0], diff)
+		}
+	}
+}
