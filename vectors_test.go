@@ -198,3 +198,41 @@ func TestVectorsLegacy(t *testing.T) {
 		}
 	}
 }
+
+func TestVectorsSB32(t *testing.T) {
+	for _, l := range readLines(t, "sb32.tsv") {
+		x := mustParse(t, l.fields[0])
+		sb, err := EncodeSB32(x)
+		if err != nil {
+			t.Fatalf("line %d: %v", l.n, err)
+		}
+		hx, _ := EncodeHex(x)
+		if sb != l.fields[1] || hx != l.fields[2] {
+			t.Errorf("line %d: %s: got %s %s, want %s %s", l.n, l.fields[0], sb, hx, l.fields[1], l.fields[2])
+		}
+		for _, s := range []struct {
+			text   string
+			decode func(string) (term.Term, error)
+		}{{l.fields[1], DecodeSB32}, {l.fields[2], DecodeHex}} {
+			back, err := s.decode(s.text)
+			if err != nil || !term.Equal(back, x) {
+				t.Errorf("line %d: decoding %s: got %v, %v", l.n, s.text, back, err)
+			}
+		}
+	}
+}
+
+func TestVectorsPrefixSB32(t *testing.T) {
+	for _, l := range readLines(t, "prefix_sb32.tsv") {
+		p := mustParse(t, l.fields[0])
+		sb, err := PrefixSB32(p)
+		if err != nil {
+			t.Fatalf("line %d: %v", l.n, err)
+		}
+		hx, _ := PrefixHex(p)
+		want := append(l.fields[1:], "", "")
+		if sb != want[0] || hx != want[1] {
+			t.Errorf("line %d: %s: got %q %q, want %q %q", l.n, l.fields[0], sb, hx, want[0], want[1])
+		}
+	}
+}
