@@ -1,10 +1,6 @@
 package sext
 
-import (
-	"errors"
-
-	"github.com/erlsext/sext/term"
-)
+import "github.com/erlsext/sext/term"
 
 // Binding is the term a '$N' wildcard matched.
 type Binding struct {
@@ -73,10 +69,16 @@ func match(p, t term.Term, bs *Bindings) bool {
 		if !matchAll(pe, te[:len(pe)], bs) {
 			return false
 		}
-		if tail := p.Tail(); IsWildcard(tail) {
+		switch tail := p.Tail(); {
+		case IsWildcard(tail):
 			return match(tail, term.ImproperList(te[len(pe):len(te):len(te)], t.Tail()), bs)
+		case len(te) != len(pe):
+			return false
+		case p.IsProper():
+			return t.IsProper()
+		default:
+			return !t.IsProper() && match(tail, t.Tail(), bs)
 		}
-		return len(te) == len(pe) && match(p.Tail(), t.Tail(), bs)
 	case term.KindMap:
 		if t.Kind() != term.KindMap || t.Len() != p.Len() {
 			return false
@@ -102,5 +104,3 @@ func matchAll(ps, ts []term.Term, bs *Bindings) bool {
 	}
 	return true
 }
-
-func isDepth(err error) bool { return errors.Is(err, ErrDepth) }

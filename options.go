@@ -36,6 +36,15 @@ type Options struct {
 
 	// MaxDepth limits nesting when decoding; 0 means DefaultMaxDepth.
 	MaxDepth int
+
+	// OrderedSB32 writes and reads the last, partial character of an sb32
+	// text with its bits shifted up, as RFC 4648 does. The reference
+	// writes those bits as a plain number, so that where one encoding ends
+	// inside a character and another goes on, the texts can sort against
+	// the encodings (docs/FORMAT.md). With OrderedSB32 the texts sort as
+	// the encodings do, always; without it they are the reference's bytes.
+	// The sb32 functions only.
+	OrderedSB32 bool
 }
 
 func (o Options) maxDepth() int {

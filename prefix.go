@@ -2,6 +2,7 @@ package sext
 
 import (
 	"encoding/binary"
+	"errors"
 
 	"github.com/erlsext/sext/term"
 )
@@ -252,10 +253,14 @@ func (d *decoder) partial(pos int) (term.Term, bool, int, error) {
 		}
 	}
 	t, end, err := d.valueRecursive(pos)
-	if err != nil {
-		if isDepth(err) {
-			return term.Term{}, false, 0, err
-		}
+	switch {
+	case errors.Is(err, ErrDepth):
+		return term.Term{}, false, 0, err
+	case errors.Is(err, ErrTruncated), errors.Is(err, ErrSize):
+		// The prefix was cut inside this term (a map or descending term
+		// that held a wildcard): all of the rest belongs to it.
+		return wildcard, false, len(d.buf), nil
+	case err != nil:
 		return wildcard, false, pos, nil
 	}
 	return t, true, end, nil

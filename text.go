@@ -70,9 +70,13 @@ const sb32Digits = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
 var sb32Pad = [5]string{1: "----", 2: "-", 3: "------", 4: "---"}
 
 // AppendSB32 appends the sb32 text of b to dst: five bits a character,
-// and a last character holding the one to four bits left over (as a
-// number, not shifted up) followed by RFC 4648's padding for that case.
-func AppendSB32(dst, b []byte) []byte {
+// and a last character holding the one to four bits left over followed by
+// RFC 4648's padding for that case. The reference writes those bits as a
+// number, not shifted up as RFC 4648 does, and so does AppendSB32: see
+// Options.OrderedSB32 for why that breaks the order and how to avoid it.
+func AppendSB32(dst, b []byte) []byte { return appendSB32(dst, b, false) }
+
+func appendSB32(dst, b []byte, ordered bool) []byte {
 	var acc uint64
 	n := 0 // bits in acc
 	for _, c := range b {
@@ -84,7 +88,11 @@ func AppendSB32(dst, b []byte) []byte {
 		}
 	}
 	if n > 0 {
-		dst = append(dst, sb32Digits[acc&(1<<n-1)])
+		last := acc & (1<<n - 1)
+		if ordered {
+			last <<= 5 - n
+		}
+		dst = append(dst, sb32Digits[last])
 		dst = append(dst, sb32Pad[n]...)
 	}
 	return dst
@@ -93,8 +101,10 @@ func AppendSB32(dst, b []byte) []byte {
 // ToSB32 returns the sb32 text of b.
 func ToSB32(b []byte) string { return string(AppendSB32(nil, b)) }
 
-// FromSB32 returns the bytes of an sb32 text.
-func FromSB32(s string) ([]byte, error) {
+// FromSB32 returns the bytes of an sb32 text as the reference writes it.
+func FromSB32(s string) ([]byte, error) { return fromSB32(s, false) }
+
+func fromSB32(s string, ordered bool) ([]byte, error) {
 	body, rem := s, 0
 	for i, p := range sb32Pad {
 		if i > 0 && len(s) > len(p) && s[len(s)-len(p):] == p && s[len(s)-len(p)-1] != '-' {
@@ -120,6 +130,12 @@ func FromSB32(s string) ([]byte, error) {
 		w := 5
 		if rem != 0 && i == len(body)-1 {
 			w = rem
+			if ordered {
+				if v&(1<<(5-rem)-1) != 0 {
+					return nil, errAt(i, ErrText, "sb32 last digit has bits past the end")
+				}
+				v >>= 5 - rem
+			}
 			if v >= 1<<rem {
 				return nil, errAt(i, ErrText, "sb32 last digit out of range")
 			}
@@ -176,15 +192,21 @@ func (o Options) PrefixHex(pattern term.Term) (string, error) {
 	return ToHex(b), err
 }
 
+// ToSB32 returns the sb32 text of b under o (see OrderedSB32).
+func (o Options) ToSB32(b []byte) string { return string(appendSB32(nil, b, o.OrderedSB32)) }
+
+// FromSB32 returns the bytes of an sb32 text under o (see OrderedSB32).
+func (o Options) FromSB32(s string) ([]byte, error) { return fromSB32(s, o.OrderedSB32) }
+
 // EncodeSB32 returns the sb32 text of t's encoding.
 func (o Options) EncodeSB32(t term.Term) (string, error) {
 	b, err := o.Encode(t)
-	return ToSB32(b), err
+	return o.ToSB32(b), err
 }
 
 // DecodeSB32 decodes the term whose encoding s holds as sb32.
 func (o Options) DecodeSB32(s string) (term.Term, error) {
-	b, err := FromSB32(s)
+	b, err := o.FromSB32(s)
 	if err != nil {
 		return term.Term{}, err
 	}
@@ -196,7 +218,7 @@ func (o Options) DecodeSB32(s string) (term.Term, error) {
 // of every match.
 func (o Options) PrefixSB32(pattern term.Term) (string, error) {
 	b, err := o.Prefix(pattern)
-	return chopSB32(ToSB32(b)), err
+	return chopSB32(o.ToSB32(b)), err
 }
 
 // EncodeHex returns the hex text of t's encoding.

@@ -35,21 +35,34 @@ var rank = [...]uint8{
 //     numeric fields in order;
 //   - a Desc sorts before every other term, and Desc terms among
 //     themselves in the reverse order of what they wrap.
-func Compare(a, b Term) int { return compare(a, b, false) }
+func Compare(a, b Term) int { return compare(a, b, orderBytes) }
+
+// order selects one of the orders compare knows.
+type order uint8
+
+const (
+	orderBytes  order = iota // the encoding's order: Compare
+	orderKeys                // Erlang's map key order
+	orderErlang              // Erlang's term order, as it prints map entries
+)
 
 // compareKeys is the order of map keys: Erlang's, which is Compare's except
 // that every integer sorts before every float, at any depth. The reference
 // writes a map's entries in this order (for up to 32 keys; beyond, in hash
 // order, which this project does not copy), so Map keeps entries in it.
-func compareKeys(a, b Term) int { return compare(a, b, true) }
+func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
 
-func compare(a, b Term, keys bool) int {
+// compareErlang is Erlang's own term order where it differs from the
+// encoding's: pids, ports and references. Erlang prints maps in it.
+func compareErlang(a, b Term) int { return compare(a, b, orderErlang) }
+
+func compare(a, b Term, keys order) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
 		return cmp.Compare(ra, rb)
 	}
 	switch a.kind {
 	case KindInt, KindFloat:
-		if keys && a.kind != b.kind {
+		if keys == orderKeys && a.kind != b.kind {
 			if a.kind == KindInt {
 				return -1
 			}
@@ -92,7 +105,7 @@ func compare(a, b Term, keys bool) int {
 	case KindRef:
 		ra, rb := a.Ref(), b.Ref()
 		ids := compareWords(ra.IDs, rb.IDs)
-		if keys {
+		if keys != orderBytes {
 			ids = compareWordsErlang(ra.IDs, rb.IDs)
 		}
 		return cmpChain(compareNodes(ra.Node, rb.Node, keys), cmp.Compare(ra.Creation, rb.Creation), ids)
@@ -120,8 +133,8 @@ func cmpChain(cs ...int) int {
 // the reference's map key order shows it.
 const localNode = "nonode@nohost"
 
-func compareNodes(a, b string, keys bool) int {
-	if keys && a != b && (a == localNode || b == localNode) {
+func compareNodes(a, b string, keys order) int {
+	if keys != orderBytes && a != b && (a == localNode || b == localNode) {
 		if a == localNode {
 			return -1
 		}
@@ -153,7 +166,7 @@ func compareWords(a, b []uint32) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-func compareSlices(a, b []Term, keys bool) int {
+func compareSlices(a, b []Term, keys order) int {
 	for i := range min(len(a), len(b)) {
 		if c := compare(a[i], b[i], keys); c != 0 {
 			return c
@@ -165,7 +178,7 @@ func compareSlices(a, b []Term, keys bool) int {
 // compareLists follows the list layout: elements in turn, then an end
 // marker that sorts an improper tail (1) before the proper end (2) before
 // any further element, and a bitstring tail (19) after all of them.
-func compareLists(a, b Term, keys bool) int {
+func compareLists(a, b Term, keys order) int {
 	ea, eb := a.Elems(), b.Elems()
 	for i := range min(len(ea), len(eb)) {
 		if c := compare(ea[i], eb[i], keys); c != 0 {

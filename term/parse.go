@@ -592,12 +592,16 @@ func (p *parser) term(depth int) (Term, error) {
 
 // number parses an optionally signed integer, character or float.
 func (p *parser) number() (Term, error) {
-	neg := false
+	neg, sign := false, false
 	if p.s.tok == tMinus || p.s.tok == tPlus {
-		neg = p.s.tok == tMinus
+		neg, sign = p.s.tok == tMinus, true
 		if err := p.next(); err != nil {
 			return Term{}, err
 		}
+	}
+	context := ""
+	if sign {
+		context = "after sign"
 	}
 	var t Term
 	switch p.s.tok {
@@ -628,7 +632,7 @@ func (p *parser) number() (Term, error) {
 			t = Uint(p.s.ival)
 		}
 	default:
-		return Term{}, p.unexpected("after sign")
+		return Term{}, p.unexpected(context)
 	}
 	return t, p.next()
 }
@@ -863,6 +867,11 @@ func (p *parser) binary(depth int) (Term, error) {
 // segmentValue parses a binary segment's integer, which may be written as
 // any integer or character; the caller checks its range.
 func (p *parser) segmentValue() (uint64, error) {
+	switch p.s.tok {
+	case tInt, tChar, tFloat, tMinus, tPlus:
+	default:
+		return 0, p.unexpected("in binary")
+	}
 	pos := p.s.pos
 	t, err := p.number()
 	if err != nil {

@@ -2,6 +2,7 @@ package term
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -50,8 +51,23 @@ func (t *Term) UnmarshalText(text []byte) error {
 // printFrame is a compound term being printed and the index of the child
 // being written. Map entries count as two children, key and value.
 type printFrame struct {
-	t Term
-	i int
+	t       Term
+	i       int
+	entries []MapEntry // a map's entries in the order printed
+}
+
+// printOrder returns a map's entries as Erlang prints them, in its term
+// order, which is not always the map key order they are kept in: Erlang
+// keeps integers before floats in maps but prints 0.5 before 1.
+func printOrder(t Term) []MapEntry {
+	es := t.Entries()
+	byTerm := func(a, b MapEntry) int { return compareErlang(a.Key, b.Key) }
+	if slices.IsSortedFunc(es, byTerm) {
+		return es
+	}
+	es = slices.Clone(es)
+	slices.SortFunc(es, byTerm)
+	return es
 }
 
 // appendTerm prints t with an explicit stack rather than recursion, so that
@@ -77,8 +93,12 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 			case KindDesc:
 				b = append(b, "#Desc<"...)
 			}
-			stack = append(stack, printFrame{t: t})
-			t = child(t, 0)
+			f := printFrame{t: t}
+			if t.kind == KindMap {
+				f.entries = printOrder(t)
+			}
+			stack = append(stack, f)
+			t = f.child(0)
 			continue
 		}
 		b = appendLeaf(b, t, &err)
@@ -100,7 +120,7 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 				default:
 					b = append(b, ',')
 				}
-				t = child(f.t, f.i)
+				t = f.child(f.i)
 				break
 			}
 			switch f.t.kind {
@@ -129,11 +149,12 @@ func numChildren(t Term) int {
 	return 0
 }
 
-// child returns subterm i of t as numChildren counts them.
-func child(t Term, i int) Term {
+// child returns subterm i of the frame's term as numChildren counts them.
+func (f *printFrame) child(i int) Term {
+	t := f.t
 	switch t.kind {
 	case KindMap:
-		e := t.Entries()[i>>1]
+		e := f.entries[i>>1]
 		if i&1 == 0 {
 			return e.Key
 		}

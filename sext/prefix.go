@@ -1,0 +1,109 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/erlsext/sext"
+)
+
+func init() {
+	register(&command{name: "prefix", summary: "print the key prefix or key range of patterns", run: runPrefix})
+}
+
+const prefixAbout = `
+Print the prefix of each PATTERN: the encoding of the pattern up to its
+first wildcard ('_' or '$N'), which every matching term's encoding starts
+with. With no PATTERN arguments, read patterns from stdin, one a line.
+
+With --format=sb32 the prefix drops its last, partial sb32 character and
+the padding, so that it is a text prefix of every match's sb32 text.
+--format=raw writes the bytes themselves and takes exactly one pattern.
+
+With --range, print two lines for each pattern: the lower bound (the
+prefix) and the upper bound of the half-open range [lower, upper) of keys
+that start with the prefix, ready for an ordered store's iterator. The
+upper line is empty when there is no upper bound (an empty prefix, as for
+'_', or one of all FF bytes). In hex these are sext.PrefixRange's bounds.
+In sb32 they bound the keys' sb32 texts instead: the lower bound is the
+sb32 prefix and the upper bound the least sb32 text above every text that
+starts with it. (sb32 text does not always sort as the bytes do, so the
+sb32 text of the byte bounds would not do.) --range cannot be used with
+--format=raw.
+
+examples:
+  sext prefix "{user,'_'}"
+  sext prefix --range "{user,'\$1',name}"`
+
+func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("prefix", "sext prefix [flags] [PATTERN...]", prefixAbout)
+	format := formatFlag(fs, "output `format`: hex (upper-case hex), sb32 (sortable base 32) or raw (the bytes; one pattern only)")
+	utf8 := fs.Bool("utf8-atoms", false, "write atom names as UTF-8 instead of Latin-1")
+	rng := fs.Bool("range", false, "print the lower and upper bounds of the key range, on two lines")
+	args, status, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	opts := sext.Options{UTF8Atoms: *utf8}
+	s := newSession(stdout, stderr)
+	if format.val == "raw" {
+		if *rng {
+			return fs.usageError(stderr, "--range cannot be used with --format=raw")
+		}
+		return writeRaw(fs, s, args, stdin, "pattern", func(item string) ([]byte, error) {
+			p, err := parseTerm(item)
+			if err != nil {
+				return nil, err
+			}
+			return opts.Prefix(p)
+		})
+	}
+	s.eachItem(args, stdin, func(_, item string) error {
+		p, err := parseTerm(item)
+		if err != nil {
+			return err
+		}
+		if *rng && format.val == "sb32" {
+			lower, err := opts.PrefixSB32(p)
+			if err != nil {
+				return err
+			}
+			s.out.WriteString(lower + "\n" + sb32Successor(lower) + "\n")
+			return nil
+		}
+		if *rng {
+			lower, upper, err := opts.PrefixRange(p)
+			if err != nil {
+				return err
+			}
+			s.writeText(format.val, lower)
+			s.writeText(format.val, upper) // empty line for nil
+			return nil
+		}
+		var text string
+		if format.val == "sb32" {
+			text, err = opts.PrefixSB32(p)
+		} else {
+			text, err = opts.PrefixHex(p)
+		}
+		if err != nil {
+			return err
+		}
+		s.out.WriteString(text)
+		s.out.WriteByte('\n')
+		return nil
+	})
+	return s.finish()
+}
+
+// sb32Successor returns the least sb32 text greater than every text that
+// starts with p, or "" if there is none (p empty or all 'V').
+func sb32Successor(p string) string {
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
+	for i := len(p) - 1; i >= 0; i-- {
+		if j := strings.IndexByte(digits, p[i]); j >= 0 && j < len(digits)-1 {
+			return p[:i] + digits[j+1:j+2]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,154 @@
+package store
+
+import (
+	"bytes"
+	"iter"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/term"
+)
+
+// Entry is one key and value that a scan yields.
+type Entry struct {
+	Key   term.Term
+	Value []byte // the caller's own copy; nil with ScanOptions.KeysOnly
+	// Bindings holds what the pattern's '$N' wildcards matched, for Scan;
+	// ScanRange matches nothing and leaves it nil.
+	Bindings sext.Bindings
+}
+
+// ScanOptions adjusts a scan. The zero value scans forward, without a
+// limit, with values, skipping keys that do not decode without a word.
+type ScanOptions struct {
+	// Reverse yields entries in descending term order.
+	Reverse bool
+	// Limit is the most entries to yield; 0 or less means no limit. Keys
+	// that are skipped (not matching, or not decoding) do not count.
+	Limit int
+	// KeysOnly leaves Entry.Value nil, which spares reading values.
+	KeysOnly bool
+	// OnBadKey, when set, is called with the raw bytes of every key in
+	// the scanned range that is not a sext encoding (written by something
+	// else), and the decoding error; the scan then goes on past it. Such
+	// a key is never yielded and never ends a scan: one foreign key must
+	// not make the rest of the data unreadable.
+	OnBadKey func(key []byte, err error)
+}
+
+// Scan yields, in term order, every entry whose key matches pattern (see
+// sext.Match): '_' matches any term, '$N' any term but the same one
+// wherever it appears. It reads only the byte range of the pattern's
+// prefix (sext.PrefixRange) and filters that with Match, so it is fast when
+// the pattern's wildcards come late: {order, 42, '_', '_'} reads one
+// customer's orders, {order, '_', '_', 7} reads every order.
+//
+// An error ends the sequence: it is the last pair yielded, with a zero
+// Entry. Breaking out of the loop early is fine; the underlying iterator
+// is closed either way.
+func (s *Store) Scan(pattern term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+	lower, upper, err := sext.PrefixRange(pattern)
+	if err != nil {
+		return failed(err)
+	}
+	return s.scan(lower, upper, &pattern, opts)
+}
+
+// ScanRange yields, in term order, every entry whose key lies from the
+// start of from's prefix range to the end of to's: the keys k with
+// lower(from) <= encode(k) < upper(to), where [lower, upper) is
+// sext.PrefixRange. With from {order, 42, T1, '_'} and to {order, 42, T2,
+// '_'} that is customer 42's orders from time T1 to T2, both ends
+// included.
+//
+// Nothing is filtered by Match: a key between the bounds is yielded even
+// if it matches neither pattern (an {order, 42, T, X} with T between T1
+// and T2 matches neither, and is just what the range is for). Bindings
+// are left nil. If to's range ends before from's starts, nothing is
+// yielded. Errors and early exits are as for Scan.
+func (s *Store) ScanRange(from, to term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+	lower, err := sext.Prefix(from)
+	if err != nil {
+		return failed(err)
+	}
+	toPrefix, err := sext.Prefix(to)
+	if err != nil {
+		return failed(err)
+	}
+	upper := sext.PrefixEnd(toPrefix)
+	if upper != nil && bytes.Compare(lower, upper) >= 0 {
+		return func(func(Entry, error) bool) {}
+	}
+	return s.scan(lower, upper, nil, opts)
+}
+
+// failed is a sequence that yields only err.
+func failed(err error) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) { yield(Entry{}, err) }
+}
+
+// scan reads [lower, upper) through the KV seam, decodes each key and,
+// with a pattern, keeps the keys that match it.
+func (s *Store) scan(lower, upper []byte, pattern *term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+	if len(lower) == 0 {
+		lower = nil // the empty prefix bounds nothing
+	}
+	return func(yield func(Entry, error) bool) {
+		if s.closed.Load() {
+			yield(Entry{}, ErrClosed)
+			return
+		}
+		it, err := s.kv.NewIter(lower, upper, opts.Reverse)
+		if err != nil {
+			yield(Entry{}, err)
+			return
+		}
+		// The deferred Close covers an early break and a panic in the
+		// loop body; the normal end closes explicitly to report errors.
+		open := true
+		defer func() {
+			if open {
+				it.Close()
+			}
+		}()
+		n := 0
+		for it.Next() {
+			k := it.Key()
+			t, err := sext.Decode(k) // decoded terms share no bytes with k
+			if err != nil {
+				if opts.OnBadKey != nil {
+					opts.OnBadKey(bytes.Clone(k), err)
+				}
+				continue
+			}
+			e := Entry{Key: t}
+			if pattern != nil {
+				bs, ok := sext.Match(*pattern, t)
+				if !ok {
+					continue
+				}
+				e.Bindings = bs
+			}
+			if !opts.KeysOnly {
+				v := it.Value()
+				if v == nil && it.Err() != nil {
+					break
+				}
+				e.Value = bytes.Clone(v)
+			}
+			if !yield(e, nil) {
+				return
+			}
+			if n++; opts.Limit > 0 && n >= opts.Limit {
+				break
+			}
+		}
+		err = it.Err()
+		open = false
+		if cerr := it.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			yield(Entry{}, err)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+// Package store keeps values under Erlang term keys in an ordered
+// key-value store, each key written as its sext encoding, so that the
+// store's byte order is term order. A pattern such as {order, 42, '_', '_'}
+// becomes the byte range of its prefix (sext.PrefixRange), so finding every
+// key that matches it reads one contiguous range instead of the whole
+// store.
+//
+// The embedded engine is Pebble (Open). Any other ordered store plugs in
+// behind the small KV interface (kv.go) and New; package storetest holds
+// the conformance tests a backend must pass.
+//
+//	s, err := store.Open(dir, nil)
+//	...
+//	defer s.Close()
+//	err = s.Put(key, []byte("value"))
+//	for e, err := range s.Scan(pattern, store.ScanOptions{Limit: 10}) {
+//		if err != nil { return err }
+//		fmt.Println(e.Key, string(e.Value))
+//	}
+package store
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/term"
+)
+
+// Store is a term-keyed store. Its methods are safe for concurrent use,
+// except Close, which must not run while other calls are in progress or
+// scans are open (the engine underneath cannot close under a reader).
+type Store struct {
+	kv     KV
+	sync   bool
+	closed atomic.Bool
+}
+
+// New returns a Store over kv, which it takes over: Close closes kv.
+// Writes are committed with sync; use it for backends other than the
+// embedded Pebble, which Open sets up.
+func New(kv KV) *Store { return &Store{kv: kv, sync: true} }
+
+// KV returns the store's backend, for tools that need raw byte access
+// (such as writing a key that is not a sext encoding in a test).
+func (s *Store) KV() KV { return s.kv }
+
+// Close closes the store and its backend. Closing twice returns
+// ErrClosed.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return ErrClosed
+	}
+	return s.kv.Close()
+}
+
+// Put stores value under key, replacing any value there.
+func (s *Store) Put(key term.Term, value []byte) error {
+	b := s.NewBatch()
+	defer b.Close()
+	if err := b.Put(key, value); err != nil {
+		return err
+	}
+	return s.Apply(b)
+}
+
+// Delete removes key. Deleting a key that is not there is not an error.
+func (s *Store) Delete(key term.Term) error {
+	b := s.NewBatch()
+	defer b.Close()
+	if err := b.Delete(key); err != nil {
+		return err
+	}
+	return s.Apply(b)
+}
+
+// Get returns the value stored under key, or an error wrapping
+// ErrNotFound.
+func (s *Store) Get(key term.Term) ([]byte, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	k, err := sext.Encode(key)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.kv.Get(k)
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("%w: %v", ErrNotFound, key)
+	}
+	return v, err
+}
+
+// Stats describes the store, if its backend can (see StatsKV); otherwise
+// it returns an error wrapping ErrUnsupported.
+func (s *Store) Stats() (Stats, error) {
+	if s.closed.Load() {
+		return Stats{}, ErrClosed
+	}
+	if sk, ok := s.kv.(StatsKV); ok {
+		return sk.Stats()
+	}
+	return Stats{}, ErrUnsupported
+}
+
+// Batch collects puts and deletes that Apply commits atomically. Nothing in
+// a batch is visible until it is applied.
+//
+// A Put or Delete that fails (a key that cannot be encoded) returns its
+// error and also spoils the batch: Apply then refuses it and writes
+// nothing, so that a loop that forgets to check each Put cannot commit
+// part of what it meant to write.
+type Batch struct {
+	s    *Store
+	wb   WriteBatch // nil once applied or discarded
+	buf  []byte     // encoding scratch, reused across writes
+	err  error      // first error met, returned by Apply
+	done bool
+}
+
+// NewBatch returns an empty batch.
+func (s *Store) NewBatch() *Batch {
+	if s.closed.Load() {
+		return &Batch{s: s, err: ErrClosed}
+	}
+	return &Batch{s: s, wb: s.kv.NewBatch()}
+}
+
+// Put records that key will hold value. The batch copies value.
+func (b *Batch) Put(key term.Term, value []byte) error {
+	return b.write(key, value, true)
+}
+
+// Delete records that key will be removed.
+func (b *Batch) Delete(key term.Term) error {
+	return b.write(key, nil, false)
+}
+
+func (b *Batch) write(key term.Term, value []byte, set bool) error {
+	if b.done {
+		return ErrBatchClosed
+	}
+	if b.err != nil {
+		return b.err
+	}
+	var err error
+	if b.buf, err = sext.Append(b.buf[:0], key); err == nil {
+		if set {
+			err = b.wb.Set(b.buf, value)
+		} else {
+			err = b.wb.Delete(b.buf)
+		}
+	}
+	if err != nil {
+		b.err = fmt.Errorf("store: batch spoiled: %w", err)
+		return err
+	}
+	return nil
+}
+
+// Len returns the number of writes recorded.
+func (b *Batch) Len() int {
+	if b.wb == nil {
+		return 0
+	}
+	return b.wb.Count()
+}
+
+// Close discards the batch if it has not been applied. It is safe to call
+// after Apply and more than once; the usual pattern is to defer it.
+func (b *Batch) Close() error {
+	if b.done {
+		return nil
+	}
+	b.done = true
+	if b.wb == nil {
+		return nil
+	}
+	err := b.wb.Close()
+	b.wb = nil
+	return err
+}
+
+// Apply commits every write in b atomically, then releases b; b cannot be
+// used again. With the store's default options it returns once the writes
+// are durable. A batch that was spoiled by a failed Put or Delete, or was
+// already applied or discarded, is refused and nothing is written.
+func (s *Store) Apply(b *Batch) error {
+	if b.done {
+		return ErrBatchClosed
+	}
+	if b.s != s {
+		return errors.New("store: batch belongs to another store")
+	}
+	if b.err != nil {
+		err := b.err
+		b.Close()
+		return err
+	}
+	if s.closed.Load() {
+		b.Close()
+		return ErrClosed
+	}
+	err := b.wb.Commit(s.sync)
+	if cerr := b.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,529 @@
+package term
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	str := func(s string) Term {
+		var l []Term
+		for _, r := range s {
+			l = append(l, Int(int64(r)))
+		}
+		return List(l...)
+	}
+	tests := []struct {
+		in   string
+		want Term
+	}{
+		// Integers.
+		{"0", Int(0)},
+		{"-17", Int(-17)},
+		{"+17", Int(17)},
+		{"- 17", Int(-17)},
+		{"9223372036854775807", Int(math.MaxInt64)},
+		{"-9223372036854775808", Int(math.MinInt64)},
+		{"9223372036854775808", Uint(1 << 63)},
+		{"18446744073709551615", Uint(math.MaxUint64)},
+		{"-18446744073709551615", bigInt("-18446744073709551615")},
+		{"-18446744073709551616", bigInt("-18446744073709551616")},
+		{"123456789012345678901234567890", bigInt("123456789012345678901234567890")},
+		{"-0", Int(0)},
+		{"007", Int(7)},
+		{"1_000_000", Int(1000000)},
+		{"16#FF", Int(255)},
+		{"16#ff", Int(255)},
+		{"-16#ff", Int(-255)},
+		{"2#1010", Int(10)},
+		{"36#Zz", Int(35*36 + 35)},
+		{"16#FFFF_FFFF_FFFF_FFFF_FF", bigInt("4722366482869645213695")},
+		{"$a", Int('a')},
+		{"$ ", Int(' ')},
+		{"$\\n", Int('\n')},
+		{"$\\\\", Int('\\')},
+		{"$'", Int('\'')},
+		{"$é", Int(0xE9)},
+		{"$😀", Int(0x1F600)},
+		{"-$a", Int(-'a')},
+		// Floats.
+		{"1.0", Float(1)},
+		{"-0.0", Float(math.Copysign(0, -1))},
+		{"0.1", Float(0.1)},
+		{"1.0e-300", Float(1e-300)},
+		{"1.0E+3", Float(1000)},
+		{"2147483648.5", Float(2147483648.5)},
+		{"1_0.0_1e1_0", Float(10.01e10)},
+		{"1.0e-400", Float(0)},
+		{"1.7976931348623157e308", Float(math.MaxFloat64)},
+		// Atoms.
+		{"abc", Atom("abc")},
+		{"nonode@nohost", Atom("nonode@nohost")},
+		{"é@x", Atom("é@x")},
+		{"ÿÀ", Atom("ÿÀ")},
+		{"true", Bool(true)},
+		{"end", Atom("end")},
+		{"'hello world'", Atom("hello world")},
+		{"''", Atom("")},
+		{"'A'", Atom("A")},
+		{"'_'", Atom("_")},
+		{"'$1'", Atom("$1")},
+		{`'it\'s'`, Atom("it's")},
+		{`'back\\slash'`, Atom(`back\slash`)},
+		{"'two\nlines'", Atom("two\nlines")},
+		{"'😀'", Atom("😀")},
+		// Binaries.
+		{"<<>>", Binary([]byte{})},
+		{"<<1,2,3>>", Binary([]byte{1, 2, 3})},
+		{"<< 1 , 2 >>", Binary([]byte{1, 2})},
+		{"<<255,16#ff,$a>>", Binary([]byte{255, 255, 'a'})},
+		{"<<1,5:3>>", Bitstring([]byte{1, 0xA0}, 11)},
+		{"<<1:1>>", Bitstring([]byte{0x80}, 1)},
+		{"<<0:7>>", Bitstring([]byte{0}, 7)},
+		{"<<1:8,2>>", Binary([]byte{1, 2})},
+		{`<<"abc">>`, Binary([]byte("abc"))},
+		{`<<"ab",0,"">>`, Binary([]byte{'a', 'b', 0})},
+		{`<<"é\xff">>`, Binary([]byte{0xE9, 0xFF})},
+		{`<<"a","b",3:2>>`, Bitstring([]byte{'a', 'b', 0xC0}, 18)},
+		// Lists and strings.
+		{"[]", List()},
+		{"[ ]", List()},
+		{"[1,2,3]", List(Int(1), Int(2), Int(3))},
+		{"[a|b]", ImproperList([]Term{Atom("a")}, Atom("b"))},
+		{"[1|<<>>]", ImproperList([]Term{Int(1)}, Binary(nil))},
+		{"[1,2|[3]]", List(Int(1), Int(2), Int(3))},
+		{"[1|[2|[3|[]]]]", List(Int(1), Int(2), Int(3))},
+		{"[1|[2|c]]", ImproperList([]Term{Int(1), Int(2)}, Atom("c"))},
+		{`""`, List()},
+		{`"abc"`, str("abc")},
+		{`"ab" "c"`, str("abc")},
+		{`"é😀"`, str("é😀")},
+		{`"\x{D800}"`, List(Int(0xD800))},
+		{`["a",$b|"c"]`, List(str("a"), Int('b'), Int('c'))},
+		// Tuples and maps.
+		{"{}", Tuple()},
+		{"{a,1}", Tuple(Atom("a"), Int(1))},
+		{"{{}}", Tuple(Tuple())},
+		{"#{}", Map()},
+		{"#{a => 1,b => 2}", Map(MapEntry{Atom("a"), Int(1)}, MapEntry{Atom("b"), Int(2)})},
+		{"#{b=>2,a=>1}", Map(MapEntry{Atom("a"), Int(1)}, MapEntry{Atom("b"), Int(2)})},
+		{"#{a => 1,a => 2}", Map(MapEntry{Atom("a"), Int(2)})},
+		{"#{<<1>>=><<2>>}", Map(MapEntry{Binary([]byte{1}), Binary([]byte{2})})},
+		{"#{#Desc<1>=>2}", Map(MapEntry{Desc(Int(1)), Int(2)})},
+		// Pids, ports, references and Desc.
+		{"#Pid<a@b,85,1,4>", Pid{Node: "a@b", ID: 85, Serial: 1, Creation: 4}.Term()},
+		{"#Pid<'node@host.example.com',5,0,4294967295>", Pid{Node: "node@host.example.com", ID: 5, Creation: math.MaxUint32}.Term()},
+		{"#Pid< a , 1 , 2 , 3 >", Pid{Node: "a", ID: 1, Serial: 2, Creation: 3}.Term()},
+		{"#Port<a@b,268435455,99999>", Port{Node: "a@b", ID: 268435455, Creation: 99999}.Term()},
+		{"#Port<a,18446744073709551615,0>", Port{Node: "a", ID: math.MaxUint64}.Term()},
+		{"#Ref<a@b,7,1>", Ref{Node: "a@b", Creation: 7, IDs: []uint32{1}}.Term()},
+		{"#Ref<a@b,4294967295,1,2,3,4,5>", Ref{Node: "a@b", Creation: math.MaxUint32, IDs: []uint32{1, 2, 3, 4, 5}}.Term()},
+		{"#Desc<1>", Desc(Int(1))},
+		{"#Desc<<<1>>>", Desc(Binary([]byte{1}))},
+		{"#Desc<#Desc<[]>>", Desc(Desc(List()))},
+		{"#Desc<#{a => #Desc<<<>>>}>", Desc(Map(MapEntry{Atom("a"), Desc(Binary(nil))}))},
+		// Layout.
+		{" \t\r\n{ a , 1 }\n", Tuple(Atom("a"), Int(1))},
+		{"{a,1}.", Tuple(Atom("a"), Int(1))},
+		{"{a,1} .\n", Tuple(Atom("a"), Int(1))},
+		{"1.", Int(1)},
+		{"% comment\n[1, % one\n 2] % end", List(Int(1), Int(2))},
+		{"[1,2]%", List(Int(1), Int(2))},
+	}
+	for _, tt := range tests {
+		got, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if !Equal(got, tt.want) || got.String() != tt.want.String() {
+			t.Errorf("Parse(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseEscapes(t *testing.T) {
+	tests := []struct {
+		esc  string
+		want rune
+	}{
+		{`\b`, '\b'}, {`\d`, 0x7F}, {`\e`, 0x1B}, {`\f`, '\f'}, {`\n`, '\n'},
+		{`\r`, '\r'}, {`\s`, ' '}, {`\t`, '\t'}, {`\v`, '\v'},
+		{`\'`, '\''}, {`\"`, '"'}, {`\\`, '\\'},
+		{`\0`, 0}, {`\7`, 7}, {`\12`, 10}, {`\101`, 'A'}, {`\377`, 0xFF}, {`\777`, 0x1FF},
+		{`\x41`, 'A'}, {`\xfF`, 0xFF}, {`\x{41}`, 'A'}, {`\x{1F600}`, 0x1F600}, {`\x{10FFFF}`, 0x10FFFF},
+		{`\x{0000041}`, 'A'},
+		{`\^a`, 1}, {`\^A`, 1}, {`\^z`, 26}, {`\^@`, 0}, {`\^[`, 0x1B}, {`\^_`, 0x1F}, {`\^?`, 0x7F},
+		{`\z`, 'z'}, {`\é`, 0xE9}, {"\\\n", '\n'},
+	}
+	for _, tt := range tests {
+		for _, form := range []string{"'%s'", `"%s"`, "$%s"} {
+			in := strings.Replace(form, "%s", tt.esc, 1)
+			got, err := Parse(in)
+			if err != nil {
+				t.Errorf("Parse(%q): %v", in, err)
+				continue
+			}
+			var r rune
+			switch {
+			case got.Kind() == KindAtom && len([]rune(got.Atom())) == 1:
+				r = []rune(got.Atom())[0]
+			case got.Kind() == KindList && got.Len() == 1:
+				v, _ := got.Elems()[0].Int64()
+				r = rune(v)
+			case got.Kind() == KindInt:
+				v, _ := got.Int64()
+				r = rune(v)
+			default:
+				t.Errorf("Parse(%q) = %v", in, got)
+				continue
+			}
+			if r != tt.want {
+				t.Errorf("Parse(%q) gave character %#x, want %#x", in, r, tt.want)
+			}
+		}
+	}
+	// Octal escapes take at most three digits; the rest is text.
+	if got, err := Parse(`'\1234'`); err != nil || got.Atom() != "S4" {
+		t.Errorf(`Parse('\1234') = %v, %v`, got, err)
+	}
+	if got, err := Parse(`"\x414"`); err != nil || got.String() != "[65,52]" {
+		t.Errorf(`Parse("\x414") = %v, %v`, got, err)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		in        string
+		line, col int
+		msg       string
+		sentinel  error
+	}{
+		{"", 1, 1, "unexpected end of input", ErrSyntax},
+		{"   ", 1, 4, "unexpected end of input", ErrSyntax},
+		{"]", 1, 1, "unexpected ']'", ErrSyntax},
+		{"[1,]", 1, 4, "unexpected ']'", ErrSyntax},
+		{"[1,2", 1, 5, "unexpected end of input in list", ErrSyntax},
+		{"[1 2]", 1, 4, "unexpected integer 2 in list", ErrSyntax},
+		{"[1|2|3]", 1, 5, "unexpected '|' in list", ErrSyntax},
+		{"[|2]", 1, 2, "unexpected '|'", ErrSyntax},
+		{"{a,,b}", 1, 4, "unexpected ','", ErrSyntax},
+		{"{a", 1, 3, "unexpected end of input in tuple", ErrSyntax},
+		{"1 2", 1, 3, "unexpected integer 2 after term", ErrSyntax},
+		{"a.b", 1, 3, "unexpected atom b after term", ErrSyntax},
+		{"1..", 1, 3, "unexpected '.' after term", ErrSyntax},
+		{".", 1, 1, "unexpected '.'", ErrSyntax},
+		{"X", 1, 1, "variable X is not a term", ErrSyntax},
+		{"_", 1, 1, "variable _ is not a term", ErrSyntax},
+		{"{a,Élan}", 1, 4, "variable Élan is not a term", ErrSyntax},
+		{"é ÷", 1, 3, "illegal character '÷'", ErrSyntax},
+		{"a&b", 1, 2, "illegal character '&'", ErrSyntax},
+		{"<a>", 1, 1, "illegal character '<'", ErrSyntax},
+		{"a = b", 1, 3, "illegal character '='", ErrSyntax},
+		{"\xff", 1, 1, "invalid UTF-8 encoding", ErrSyntax},
+		{"'a\xffb'", 1, 3, "invalid UTF-8 encoding", ErrSyntax},
+		{"- a", 1, 3, "unexpected atom a after sign", ErrSyntax},
+		{"--1", 1, 2, "unexpected '-' after sign", ErrSyntax},
+		{"1e5", 1, 2, "unexpected atom e5 after term", ErrSyntax},
+		{"1.0e", 1, 5, "missing digits in float exponent", ErrSyntax},
+		{"1.0e+", 1, 6, "missing digits in float exponent", ErrSyntax},
+		{"1.0e309", 1, 1, "float 1.0e309 out of range", ErrSyntax},
+		{"-1.0e309", 1, 2, "float 1.0e309 out of range", ErrSyntax},
+		{"1__0", 1, 2, "unexpected variable __0 after term", ErrSyntax},
+		{"1_", 1, 2, "unexpected variable _ after term", ErrSyntax},
+		{"37#1", 1, 1, "invalid base 37", ErrSyntax},
+		{"1#1", 1, 1, "invalid base 1", ErrSyntax},
+		{"16#", 1, 4, "missing digits after 16#", ErrSyntax},
+		{"2#2", 1, 3, "missing digits after 2#", ErrSyntax},
+		{"'abc", 1, 1, "unterminated quoted atom", ErrSyntax},
+		{"\n  \"abc", 2, 3, "unterminated string", ErrSyntax},
+		{`'\`, 1, 2, "unterminated escape sequence", ErrSyntax},
+		{`'\x4'`, 1, 2, `invalid \x escape`, ErrSyntax},
+		{`'\x{}'`, 1, 2, `invalid \x{...} escape`, ErrSyntax},
+		{`'\x{41'`, 1, 2, `invalid \x{...} escape`, ErrSyntax},
+		{`'\x{110000}'`, 1, 2, "escaped character out of range", ErrSyntax},
+		{`'\x{D800}'`, 1, 2, "character 0xd800 out of range in atom", ErrSyntax},
+		{`'\^1'`, 1, 2, `invalid \^ escape`, ErrSyntax},
+		{"$", 1, 2, "unexpected end of input in character", ErrSyntax},
+		{"<<", 1, 3, "unexpected end of input in binary", ErrSyntax},
+		{"<<1", 1, 4, "unexpected end of input in binary", ErrSyntax},
+		{"<<1,>>", 1, 5, "unexpected '>' in binary, expected segment", ErrSyntax},
+		{"<<1> >", 1, 4, "expected '>>' to close binary", ErrSyntax},
+		{"<<256>>", 1, 3, "segment value out of range 0..255", ErrSyntax},
+		{"<<-1>>", 1, 3, "segment value out of range 0..255", ErrSyntax},
+		{"<<1.0>>", 1, 3, "binary segment must be an integer", ErrSyntax},
+		{"<<a>>", 1, 3, "unexpected atom a in binary", ErrSyntax},
+		{"<<8:3>>", 1, 3, "segment value out of range 0..7", ErrSyntax},
+		{"<<1:0>>", 1, 5, "segment size must be 1 to 8", ErrSyntax},
+		{"<<1:9>>", 1, 5, "segment size must be 1 to 8", ErrSyntax},
+		{"<<1:x>>", 1, 5, "segment size must be 1 to 8", ErrSyntax},
+		{"<<1:3,2>>", 1, 7, "only the last segment of a binary may have fewer than 8 bits", ErrSyntax},
+		{`<<"ā">>`, 1, 3, "character 0x101 in binary string is not a byte", ErrSyntax},
+		{`<<"a":3>>`, 1, 6, "unexpected ':' in binary", ErrSyntax},
+		{"<<<<>>>>", 1, 3, "unexpected '<<' in binary", ErrSyntax},
+		{"#{a}", 1, 4, "unexpected '}' in map, expected '=>'", ErrSyntax},
+		{"#{a => 1,}", 1, 10, "unexpected '}'", ErrSyntax},
+		{"#{a => 1", 1, 9, "unexpected end of input in map", ErrSyntax},
+		{"#", 1, 1, `unknown form "#"`, ErrSyntax},
+		{"#Foo<1>", 1, 1, `unknown form "#Foo"`, ErrSyntax},
+		{"#Pid", 1, 5, "expected '<' after #Pid", ErrSyntax},
+		{"#Pid <a,1,2,3>", 1, 5, "expected '<' after #Pid", ErrSyntax},
+		{"#Pid<1,2,3,4>", 1, 6, "unexpected integer 1 in #Pid, expected node atom", ErrSyntax},
+		{"#Pid<a,1,2>", 1, 11, "unexpected '>' in #Pid", ErrSyntax},
+		{"#Pid<a,1,2,3,4>", 1, 13, "unexpected ',' in #Pid", ErrSyntax},
+		{"#Pid<a,4294967296,2,3>", 1, 8, "Pid id out of range 0..4294967295", ErrSyntax},
+		{"#Pid<a,1,-2,3>", 1, 10, "Pid serial out of range 0..4294967295", ErrSyntax},
+		{"#Pid<a,1,2,b>", 1, 12, "unexpected atom b in #Pid, expected creation", ErrSyntax},
+		{"#Port<a,18446744073709551616,1>", 1, 9, "Port id out of range 0..18446744073709551615", ErrSyntax},
+		{"#Port<a,1,4294967296>", 1, 11, "Port creation out of range 0..4294967295", ErrSyntax},
+		{"#Ref<a,1>", 1, 9, "unexpected '>' in #Ref", ErrSyntax},
+		{"#Ref<a,1,2,>", 1, 12, "unexpected '>' in #Ref, expected id", ErrSyntax},
+		{"#Ref<a,1,4294967296>", 1, 10, "Ref id out of range 0..4294967295", ErrSyntax},
+		{"#Desc<1", 1, 8, "unexpected end of input in #Desc", ErrSyntax},
+		{"#Desc<1>>", 1, 9, "unexpected '>' after term", ErrSyntax},
+		{"#NaN", 1, 1, `unknown form "#NaN"`, ErrSyntax},
+		// Positions count lines from 1 and characters (not bytes) from 1.
+		{"{a,\n b,\n ]", 3, 2, "unexpected ']'", ErrSyntax},
+		{"['é😀', ]", 1, 8, "unexpected ']'", ErrSyntax},
+		{"% c\n\t[ ]]", 2, 5, "unexpected ']' after term", ErrSyntax},
+		{"\r\n)", 2, 1, "illegal character ')'", ErrSyntax},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%q) error = %v, want a *SyntaxError", tt.in, err)
+			continue
+		}
+		if se.Line != tt.line || se.Column != tt.col || se.Msg != tt.msg || !errors.Is(err, tt.sentinel) {
+			t.Errorf("Parse(%q) error = %v (offset %d, %v); want line %d, column %d: %s",
+				tt.in, err, se.Offset, se.Err, tt.line, tt.col, tt.msg)
+		}
+		if want := "line " + itoa(tt.line) + ", column " + itoa(tt.col) + ": " + tt.msg; err.Error() != want {
+			t.Errorf("Parse(%q).Error() = %q, want %q", tt.in, err.Error(), want)
+		}
+		if se.Offset < 0 || se.Offset > len(tt.in) {
+			t.Errorf("Parse(%q) error offset %d out of range", tt.in, se.Offset)
+		}
+	}
+}
+
+func itoa(i int) string { return Int(int64(i)).String() }
+
+func TestSyntaxErrorOffset(t *testing.T) {
+	in := "[1,\n 'é', ]"
+	_, err := Parse(in)
+	var se *SyntaxError
+	if !errors.As(err, &se) || in[se.Offset:] != "]" {
+		t.Fatalf("error %v at offset %d, want the offset of ]", err, se.Offset)
+	}
+}
+
+func TestParseDepth(t *testing.T) {
+	tests := []struct {
+		in       string
+		maxDepth int
+		ok       bool
+	}{
+		{"1", 1, true},
+		{"[1]", 1, true},
+		{"[[1]]", 1, false},
+		{"[[1]]", 2, true},
+		{"{[#{a => <<>>}]}", 4, true},
+		{"{[#{a => <<>>}]}", 3, false},
+		{"#Desc<#Desc<1>>", 2, true},
+		{"#Desc<#Desc<1>>", 1, false},
+		{`["a"]`, 1, false},
+		{`["a"]`, 2, true},
+		{"{#Pid<a,1,2,3>}", 1, true},
+		{strings.Repeat("[", 100) + strings.Repeat("]", 100), 0, true},
+		{strings.Repeat("[", DefaultMaxDepth) + strings.Repeat("]", DefaultMaxDepth), 0, true},
+		{strings.Repeat("[", DefaultMaxDepth+1) + strings.Repeat("]", DefaultMaxDepth+1), 0, false},
+		{strings.Repeat("{", DefaultMaxDepth+1) + strings.Repeat("}", DefaultMaxDepth+1), -1, false},
+	}
+	for _, tt := range tests {
+		_, err := ParseOptions{MaxDepth: tt.maxDepth}.Parse(tt.in)
+		if tt.ok && err != nil {
+			t.Errorf("MaxDepth %d: Parse(%.40q): %v", tt.maxDepth, tt.in, err)
+		}
+		if !tt.ok && !errors.Is(err, ErrDepth) {
+			t.Errorf("MaxDepth %d: Parse(%.40q) error = %v, want ErrDepth", tt.maxDepth, tt.in, err)
+		}
+		if !tt.ok && errors.Is(err, ErrSyntax) {
+			t.Errorf("depth error %v also claims to be ErrSyntax", err)
+		}
+	}
+	_, err := ParseOptions{MaxDepth: 2}.Parse("{\n [ [1]]}")
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.Column != 4 || se.Msg != "nesting deeper than 2" {
+		t.Errorf("depth error = %v, want at line 2, column 4", err)
+	}
+}
+
+// TestParseHostile checks that deep or long hostile input fails or
+// succeeds quickly.
+func TestParseHostile(t *testing.T) {
+	for _, open := range []string{"[", "{", "#{", "#Desc<", "[1|", "#{a => ", "{1,"} {
+		in := strings.Repeat(open, 1_000_000)
+		start := time.Now()
+		_, err := Parse(in)
+		if !errors.Is(err, ErrDepth) {
+			t.Errorf("a million %q: error %v, want ErrDepth", open, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("a million %q took %v", open, d)
+		}
+	}
+	// Long flat input is fine.
+	in := "[" + strings.Repeat("1,", 200_000) + "1]"
+	if got, err := Parse(in); err != nil || got.Len() != 200_001 {
+		t.Errorf("long list: %v", err)
+	}
+}
+
+// TestParseAllocs checks that parsing allocates per compound and atom,
+// not per element.
+func TestParseAllocs(t *testing.T) {
+	small := "{ok,[1,2,3],<<1,2>>,#{a => 1.5},'quoted atom'}"
+	if n := testing.AllocsPerRun(100, func() { Parse(small) }); n > 16 {
+		t.Errorf("Parse(%s) allocated %v times", small, n)
+	}
+	long := "[" + strings.Repeat("1,", 1000) + "<<" + strings.Repeat("7,", 1000) + "7>>]"
+	if n := testing.AllocsPerRun(10, func() { Parse(long) }); n > 30 {
+		t.Errorf("Parse of a long list allocated %v times", n)
+	}
+}
+
+// randomTerm builds a term of every kind, with awkward atoms, floats and
+// integers, up to the given depth.
+func randomTerm(r *rand.Rand, depth int) Term {
+	atoms := []string{"a", "ok", "", "A", "_", "$1", "it's", "a b", "end", "é", "é@x", "\n\x00\x7f\u0080", "😀", "nonode@nohost", "a@b.c"}
+	k := r.IntN(14)
+	if depth <= 0 && k >= 8 {
+		k = r.IntN(8)
+	}
+	n := r.IntN(4)
+	switch k {
+	case 0:
+		return Int(r.Int64N(2000) - 1000)
+	case 1:
+		return Int(int64(r.Uint64()))
+	case 2:
+		return bigInt(strings.Repeat("9", 1+r.IntN(60)))
+	case 3:
+		f := math.Float64frombits(r.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			f = r.NormFloat64()
+		}
+		return Float(f)
+	case 4:
+		return Atom(atoms[r.IntN(len(atoms))])
+	case 5:
+		b := make([]byte, r.IntN(5))
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		if len(b) > 0 && r.IntN(2) == 0 {
+			return Bitstring(b, len(b)*8-1-r.IntN(7))
+		}
+		return Binary(b)
+	case 6:
+		return Pid{Node: atoms[r.IntN(len(atoms))], ID: r.Uint32(), Serial: r.Uint32(), Creation: r.Uint32()}.Term()
+	case 7:
+		ids := make([]uint32, 1+r.IntN(5))
+		for i := range ids {
+			ids[i] = r.Uint32()
+		}
+		if r.IntN(2) == 0 {
+			return Port{Node: atoms[r.IntN(len(atoms))], ID: r.Uint64(), Creation: r.Uint32()}.Term()
+		}
+		return Ref{Node: atoms[r.IntN(len(atoms))], Creation: r.Uint32(), IDs: ids}.Term()
+	case 8, 9:
+		elems := make([]Term, n)
+		for i := range elems {
+			elems[i] = randomTerm(r, depth-1)
+		}
+		if k == 8 {
+			return Tuple(elems...)
+		}
+		return List(elems...)
+	case 10:
+		elems := make([]Term, n)
+		for i := range elems {
+			elems[i] = randomTerm(r, depth-1)
+		}
+		return ImproperList(elems, randomTerm(r, depth-1))
+	case 11, 12:
+		entries := make([]MapEntry, n)
+		for i := range entries {
+			entries[i] = MapEntry{randomTerm(r, depth-1), randomTerm(r, depth-1)}
+		}
+		return Map(entries...)
+	}
+	return Desc(randomTerm(r, depth-1))
+}
+
+func TestRoundTripRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		in := randomTerm(r, 4)
+		text, err := in.MarshalText()
+		if err != nil {
+			t.Fatalf("MarshalText(%v): %v", in, err)
+		}
+		out, err := Parse(string(text))
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", text, err)
+		}
+		if !Equal(in, out) {
+			t.Fatalf("Parse(%s) = %v, not equal", text, out)
+		}
+		if again := out.String(); again != string(text) {
+			t.Fatalf("reprinted %s as %s", text, again)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"0", "-17", "123456789012345678901234567890", "16#FF", "-16#ff", "$a", `$\x{1F600}`,
+		"1.0", "-0.0", "1.0e-300", "2147483648.5", "1_0.5e1_0",
+		"abc", "'hello world'", `'it\'s'`, `'new\nline'`, `'back\\slash'`, "''", "é@x", `'\^a\d\377'`,
+		"<<>>", "<<1,2,3>>", "<<1,5:3>>", `<<"ab",0>>`,
+		"[]", "[1,2,3]", "[a|b]", "[1|<<>>]", "[1,2|[3]]", `"abc"`, `"ab" "c"`,
+		"{}", "{a,1}", "#{}", "#{a => 1,b => 2}", "#{1 => a,1.0 => b}",
+		"#Pid<a@b,85,1,4>", "#Port<a@b,5,3>", "#Ref<a@b,4,1,2,3>", "#Desc<<<1>>>", "#Desc<#Desc<x>>",
+		"{a, % c\n b}.", "[[[[[[[[", "#{#{#{",
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseOptions{MaxDepth: 200}.Parse(s)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) || se.Line < 1 || se.Column < 1 {
+				t.Fatalf("Parse(%q): bad error %#v", s, err)
+			}
+			return
+		}
+		text, err := v.MarshalText()
+		if err != nil {
+			t.Fatalf("MarshalText of Parse(%q) = %v: %v", s, v, err)
+		}
+		w, err := Parse(string(text))
+		if err != nil {
+			t.Fatalf("Parse(%q) = %s, which does not parse: %v", s, text, err)
+		}
+		if !Equal(v, w) {
+			t.Fatalf("Parse(%q) = %s, which parses as %v", s, text, w)
+		}
+		if again := w.String(); again != string(text) {
+			t.Fatalf("Parse(%q) printed %s, then %s", s, text, again)
+		}
+	})
+}
