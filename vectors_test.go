@@ -16,7 +16,7 @@ import (
 
 // readLines returns the lines of a file in testdata, with their line
 // numbers, and fails the test if the file holds none.
-func readLines(t *testing.T, name string) []vectorLine {
+func readLines(t testing.TB, name string) []vectorLine {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
@@ -54,7 +54,7 @@ func mustParse(t *testing.T, s string) term.Term {
 	return x
 }
 
-func mustHex(t *testing.T, s string) []byte {
+func mustHex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(s)
 	if err != nil {

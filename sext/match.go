@@ -37,7 +37,12 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	bs, matched := sext.Match(ts[0], ts[1])
+	var bs sext.Bindings
+	var matched bool
+	if err := safely(func() error { bs, matched = sext.Match(ts[0], ts[1]); return nil }); err != nil {
+		fmt.Fprintf(stderr, "sext: %v\n", err)
+		return exitUsage
+	}
 	if !matched {
 		fmt.Fprintln(stderr, "no match")
 		return exitFail
@@ -71,7 +76,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
+	var c int
+	if err := safely(func() error { c = term.Compare(ts[0], ts[1]); return nil }); err != nil {
+		fmt.Fprintf(stderr, "sext: %v\n", err)
+		return exitUsage
+	}
 	s := newSession(stdout, stderr)
-	fmt.Fprintln(s.out, term.Compare(ts[0], ts[1]))
+	fmt.Fprintln(s.out, c)
 	return s.finish()
 }

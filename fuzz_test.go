@@ -1,0 +1,229 @@
+package sext
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/erlsext/sext/term"
+)
+
+// Fuzz targets. Each is seeded from the golden vectors, and every input
+// that ever failed stays in testdata/fuzz as a regression case.
+
+// seedEncodings adds every encoding in the vector files, and a few
+// hostile shapes, to the corpus.
+func seedEncodings(f *testing.F) {
+	for _, name := range []string{"encode.tsv", "reverse.tsv", "legacy.tsv"} {
+		for _, l := range readLines(f, name) {
+			f.Add(mustHex(f, l.fields[1]))
+		}
+	}
+	for _, l := range readLines(f, "invalid.txt") {
+		f.Add(mustHex(f, l.fields[0]))
+	}
+	f.Add(bytes.Repeat([]byte{tagList}, 100))
+	f.Add([]byte{tagTuple, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0})
+	f.Add([]byte{tagNegBig, 0, 0, 0, 0, 8, 0xFF})
+}
+
+// FuzzDecode checks that the two decoders agree on any input, never
+// panic, and that what they accept re-encodes to something that decodes
+// to the same term; canonical decoding gives back the input exactly.
+func FuzzDecode(f *testing.F) {
+	seedEncodings(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		x, errx := DecodeRecursive(b)
+		y, erry := DecodeCPS(b)
+		if (errx == nil) != (erry == nil) || errx == nil && !term.Equal(x, y) {
+			t.Fatalf("decoders disagree on %x: %v, %v / %v, %v", b, x, errx, y, erry)
+		}
+		if errx != nil {
+			var de *DecodeError
+			if !errors.As(errx, &de) || de.Offset < 0 || de.Offset > len(b) {
+				t.Fatalf("bad error %v on %x", errx, b)
+			}
+		} else {
+			enc, err := Encode(x)
+			if err != nil {
+				t.Fatalf("decoded %s from %x but cannot encode it: %v", x, b, err)
+			}
+			if back, err := Decode(enc); err != nil || !term.Equal(back, x) {
+				t.Fatalf("re-encoding %s: %v, %v", x, back, err)
+			}
+		}
+		for _, o := range []Options{{Canonical: true}, {Canonical: true, UTF8Atoms: true}} {
+			if c, err := o.DecodeRecursive(b); err == nil {
+				if enc, _ := o.Encode(c); !bytes.Equal(enc, b) {
+					t.Fatalf("canonical decode of %x gave %s, encoding %x", b, c, enc)
+				}
+			}
+		}
+	})
+}
+
+// FuzzDecodeNext checks DecodeNext and PartialDecode on any input.
+func FuzzDecodeNext(f *testing.F) {
+	seedEncodings(f)
+	for _, l := range readLines(f, "prefix.tsv") {
+		f.Add(mustHex(f, l.fields[1]))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		x, rest, err := DecodeNext(b)
+		if err == nil {
+			n := len(b) - len(rest)
+			if back, err := Decode(b[:n]); err != nil || !term.Equal(back, x) {
+				t.Fatalf("DecodeNext read %x as %s, Decode gives %v, %v", b[:n], x, back, err)
+			}
+		}
+		p, full, rest, err := PartialDecode(b)
+		if err != nil {
+			return
+		}
+		if full {
+			n := len(b) - len(rest)
+			if back, err := Decode(b[:n]); err != nil || !term.Equal(back, p) {
+				t.Fatalf("PartialDecode full %s from %x, Decode gives %v, %v", p, b[:n], back, err)
+			}
+		}
+	})
+}
+
+// FuzzText checks the hex and sb32 decoders: no panic, and a text that
+// decodes re-encodes to the same bytes.
+func FuzzText(f *testing.F) {
+	for _, l := range readLines(f, "sb32.tsv") {
+		f.Add(l.fields[1])
+		f.Add(l.fields[2])
+	}
+	f.Add("0a-")
+	f.Fuzz(func(t *testing.T, s string) {
+		if b, err := FromHex(s); err == nil && !bytes.EqualFold([]byte(ToHex(b)), []byte(s)) {
+			t.Fatalf("hex %q -> %x -> %s", s, b, ToHex(b))
+		}
+		for _, o := range []Options{{}, {OrderedSB32: true}} {
+			if b, err := o.FromSB32(s); err == nil && o.ToSB32(b) != s {
+				t.Fatalf("sb32 %q -> %x -> %s", s, b, o.ToSB32(b))
+			}
+		}
+	})
+}
+
+// FuzzRoundTrip parses text into a term and checks encode, both decoders,
+// order against a second term, and the prefix of the term as a pattern.
+func FuzzRoundTrip(f *testing.F) {
+	for _, l := range readLines(f, "encode.tsv") {
+		f.Add(l.fields[0], "0")
+	}
+	for _, l := range readLines(f, "prefix.tsv") {
+		f.Add(l.fields[0], "[]")
+	}
+	f.Fuzz(func(t *testing.T, s1, s2 string) {
+		a, err1 := term.Parse(s1)
+		b, err2 := term.Parse(s2)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		ea, err := Encode(a)
+		if err != nil {
+			return // NaN cannot be parsed; atoms beyond Latin-1 can
+		}
+		for _, d := range decoders {
+			if back, err := d.decode(ea); err != nil || !term.Equal(back, a) {
+				t.Fatalf("%s decoder on %s: %v, %v", d.name, a, back, err)
+			}
+		}
+		if eb, err := Encode(b); err == nil && bytes.Compare(ea, eb) != term.Compare(a, b) {
+			t.Fatalf("order of %s and %s", a, b)
+		}
+		if pre, err := Prefix(a); err != nil || !bytes.HasPrefix(ea, pre) && hasNoWildcard(a) {
+			t.Fatalf("prefix of %s: %x, %v", a, pre, err)
+		}
+	})
+}
+
+func hasNoWildcard(t term.Term) bool { return !hasAnon(t) }
+
+// FuzzFraming compares the word-at-a-time framing with a plain bit-by-bit
+// implementation, both ways, ascending and descending.
+func FuzzFraming(f *testing.F) {
+	f.Add([]byte("alice"), 0, false)
+	f.Add(bytes.Repeat([]byte{0xFF}, 17), 3, true)
+	f.Fuzz(func(t *testing.T, data []byte, drop int, neg bool) {
+		nbits := 8 * len(data)
+		if len(data) > 0 {
+			nbits -= (drop & 0xFF) % 8
+		}
+		data = slowMask(data, nbits)
+		want := slowFrame(data, nbits, neg)
+		got := appendFrame(nil, data, nbits, neg)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("frame(%x, %d, %v) = %x, want %x", data, nbits, neg, got, want)
+		}
+		inv := byte(0)
+		if neg {
+			inv = 0xFF
+		}
+		fr, err := scanFrame(got, 0, inv)
+		if err != nil || fr.end != len(got) || fr.bits != nbits {
+			t.Fatalf("scan %x: %+v, %v", got, fr, err)
+		}
+		out := make([]byte, fr.units)
+		if err := unframe(out, got, 0, fr, inv); err != nil || !bytes.Equal(out[:(nbits+7)/8], data) {
+			t.Fatalf("unframe %x = %x, %v; want %x", got, out, err, data)
+		}
+	})
+}
+
+// slowMask clears the bits of data past nbits.
+func slowMask(data []byte, nbits int) []byte {
+	data = append([]byte(nil), data[:(nbits+7)/8]...)
+	if k := nbits % 8; k != 0 {
+		data[len(data)-1] &^= 0xFF >> k
+	}
+	return data
+}
+
+// slowFrame is the framing written out bit by bit, as the format
+// describes it.
+func slowFrame(data []byte, nbits int, neg bool) []byte {
+	if nbits == 0 {
+		if neg {
+			return []byte{emptyNegFrame}
+		}
+		return []byte{emptyFrame}
+	}
+	var bits []byte
+	for i := 0; i < len(data); i++ {
+		bits = append(bits, 1)
+		for j := 7; j >= 0; j-- {
+			bits = append(bits, data[i]>>j&1)
+		}
+	}
+	bits = append(bits, 0) // the stop bit opens the padding
+	for len(bits)%8 != 0 {
+		bits = append(bits, 0)
+	}
+	var out []byte
+	for i := 0; i < len(bits); i += 8 {
+		var c byte
+		for j := range 8 {
+			c = c<<1 | bits[i+j]
+		}
+		out = append(out, c)
+	}
+	end := byte(nbits % 8)
+	if end == 0 {
+		end = 8
+	}
+	out = append(out, end)
+	if neg {
+		for i := range out {
+			out[i] = ^out[i]
+		}
+		if end == 8 {
+			out[len(out)-1] = 0xFF
+		}
+	}
+	return out
+}
