@@ -36,21 +36,34 @@ const (
 
 type encoder struct {
 	opts  Options
+	depth int    // compounds open
 	words uint32 // the word count of the last negative bignum written
 }
 
+// errEncodeDepth: the decoders would refuse what the encoder wrote, and
+// the encoder's recursion is bounded too.
+var errEncodeDepth = &EncodeError{Err: ErrDepth, Detail: "term nested deeper than MaxDepth"}
+
+func isCompound(k term.Kind) bool {
+	return k == term.KindTuple || k == term.KindList || k == term.KindMap || k == term.KindDesc
+}
+
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
+	if !isCompound(t.Kind()) {
+		return e.appendLeaf(dst, t)
+	}
+	if e.depth >= e.opts.maxDepth() {
+		return dst, errEncodeDepth
+	}
+	e.depth++
+	dst, err := e.appendCompound(dst, t)
+	e.depth--
+	return dst, err
+}
+
+func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 	var err error
 	switch t.Kind() {
-	case term.KindInt:
-		m, neg := intMagnitude(t)
-		return e.appendIntPart(dst, m, neg, false), nil
-	case term.KindFloat:
-		return e.appendFloat(dst, t.Float())
-	case term.KindAtom:
-		return e.appendAtom(append(dst, tagAtom), t.Atom())
-	case term.KindBinary:
-		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	case term.KindTuple:
 		elems := t.Elems()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
@@ -87,6 +100,27 @@ func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 			}
 		}
 		return dst, nil
+	default: // term.KindDesc
+		dst = append(dst, tagDesc)
+		start := len(dst)
+		if dst, err = e.appendTerm(dst, t.Inner()); err != nil {
+			return dst, err
+		}
+		return frameTail(dst, start, 8*(len(dst)-start), true), nil
+	}
+}
+
+func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
+	switch t.Kind() {
+	case term.KindInt:
+		m, neg := intMagnitude(t)
+		return e.appendIntPart(dst, m, neg, false), nil
+	case term.KindFloat:
+		return e.appendFloat(dst, t.Float())
+	case term.KindAtom:
+		return e.appendAtom(append(dst, tagAtom), t.Atom())
+	case term.KindBinary:
+		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	case term.KindPid:
 		p := t.Pid()
 		dst = appendNode(append(dst, tagPid), p.Node)
@@ -116,13 +150,6 @@ func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 			dst = binary.BigEndian.AppendUint32(dst, id)
 		}
 		return frameTail(dst, start, 8*(len(dst)-start), false), nil
-	case term.KindDesc:
-		dst = append(dst, tagDesc)
-		start := len(dst)
-		if dst, err = e.appendTerm(dst, t.Inner()); err != nil {
-			return dst, err
-		}
-		return frameTail(dst, start, 8*(len(dst)-start), true), nil
 	}
 	return dst, &EncodeError{Err: ErrUnencodable, Detail: "unknown kind " + t.Kind().String()}
 }

@@ -63,13 +63,26 @@ func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
 
 // appendPrefix reports whether it met a wildcard, where the prefix ends.
 func (e *encoder) appendPrefix(dst []byte, t term.Term) ([]byte, bool, error) {
-	var wild bool
-	var err error
-	switch t.Kind() {
-	case term.KindAtom:
+	if !isCompound(t.Kind()) {
 		if IsWildcard(t) {
 			return dst, true, nil
 		}
+		dst, err := e.appendLeaf(dst, t)
+		return dst, false, err
+	}
+	if e.depth >= e.opts.maxDepth() {
+		return dst, false, errEncodeDepth
+	}
+	e.depth++
+	dst, wild, err := e.prefixCompound(dst, t)
+	e.depth--
+	return dst, wild, err
+}
+
+func (e *encoder) prefixCompound(dst []byte, t term.Term) ([]byte, bool, error) {
+	var wild bool
+	var err error
+	switch t.Kind() {
 	case term.KindTuple:
 		elems := t.Elems()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
@@ -112,7 +125,7 @@ func (e *encoder) appendPrefix(dst []byte, t term.Term) ([]byte, bool, error) {
 			}
 		}
 		return dst, false, nil
-	case term.KindDesc:
+	default: // term.KindDesc
 		dst = append(dst, tagDesc)
 		start := len(dst)
 		if dst, wild, err = e.appendPrefix(dst, t.Inner()); err != nil {
@@ -127,8 +140,6 @@ func (e *encoder) appendPrefix(dst []byte, t term.Term) ([]byte, bool, error) {
 		}
 		return dst, wild, nil
 	}
-	dst, err = e.appendTerm(dst, t)
-	return dst, false, err
 }
 
 // PrefixRange returns the half-open range [lower, upper) of byte strings

@@ -1,0 +1,208 @@
+package sext
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/erlsext/sext/term"
+)
+
+// Hostile input: errors, never a panic, a stack overflow or memory out of
+// proportion to the input.
+
+func repeat(unit []byte, n int) []byte { return bytes.Repeat(unit, n) }
+
+func TestMillionDeepInput(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		b    []byte
+	}{
+		{"lists", repeat([]byte{tagList}, 1_000_000)},
+		{"tuples", repeat([]byte{tagTuple, 0, 0, 0, 1}, 1_000_000)},
+		{"maps", repeat([]byte{tagList, markMap, 0, 0, 0, 1}, 1_000_000)},
+		{"improper tails", append([]byte{tagList}, repeat([]byte{tagAtom, emptyFrame, markImproper, tagList}, 1_000_000)...)},
+	} {
+		for _, d := range decoders {
+			start := time.Now()
+			_, err := d.decode(c.b)
+			if !errors.Is(err, ErrDepth) {
+				t.Errorf("%s, %s decoder: got %v, want ErrDepth", c.name, d.name, err)
+			}
+			if el := time.Since(start); el > time.Second {
+				t.Errorf("%s, %s decoder: took %v", c.name, d.name, el)
+			}
+		}
+		if _, _, _, err := PartialDecode(c.b); !errors.Is(err, ErrDepth) {
+			t.Errorf("%s, PartialDecode: got %v, want ErrDepth", c.name, err)
+		}
+	}
+}
+
+func TestDepthLimitIsExact(t *testing.T) {
+	nest := func(n int) term.Term {
+		x := term.List()
+		for range n - 1 {
+			x = term.List(x)
+		}
+		return x
+	}
+	o := Options{MaxDepth: 50}
+	b, err := o.Encode(nest(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Encode(nest(51)); !errors.Is(err, ErrDepth) {
+		t.Fatalf("encoding 51 deep with MaxDepth 50: %v", err)
+	}
+	if _, err := o.Prefix(nest(51)); !errors.Is(err, ErrDepth) {
+		t.Fatalf("prefix 51 deep with MaxDepth 50: %v", err)
+	}
+	for _, dec := range []func([]byte) (term.Term, error){o.DecodeRecursive, o.DecodeCPS} {
+		if _, err := dec(b); err != nil {
+			t.Fatalf("50 deep: %v", err)
+		}
+		if _, err := dec(append([]byte{tagList}, append(b, markEnd)...)); !errors.Is(err, ErrDepth) {
+			t.Fatalf("51 deep: %v", err)
+		}
+	}
+}
+
+func TestDeepTermBuiltInCode(t *testing.T) {
+	const n = 1_000_000
+	x := term.Atom("leaf")
+	for range n {
+		x = term.Tuple(x)
+	}
+	if _, err := Encode(x); !errors.Is(err, ErrDepth) {
+		t.Fatalf("Encode: %v, want ErrDepth", err)
+	}
+	if _, err := (Options{MaxDepth: n + 1}).Encode(x); err != nil {
+		t.Fatalf("Encode with MaxDepth above the depth: %v", err)
+	}
+	if term.Compare(x, x) != 0 {
+		t.Fatal("Compare of a deep term with itself")
+	}
+	if _, ok := Match(x, x); !ok {
+		t.Fatal("Match of a deep term with itself")
+	}
+	if s := x.String(); !strings.HasPrefix(s, "{{{{") {
+		t.Fatalf("String: %.20s", s)
+	}
+}
+
+func TestSizeClaims(t *testing.T) {
+	huge := []byte{0xFF, 0xFF, 0xFF, 0xFF}
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"tuple arity", append(append([]byte{tagTuple}, huge...), 0, 0, 0, 0, 0), ErrSize},
+		{"map size", append(append([]byte{tagList, markMap}, huge...), 0, 0, 0, 0), ErrSize},
+		{"bignum words", []byte{tagNegBig, 0, 0, 0, 0, 0x80, 0xC0, 8, 0xFF}, ErrSize},
+		{"partial tuple", append([]byte{tagTuple}, huge...), ErrSize},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var err error
+		if c.name == "partial tuple" {
+			_, _, _, err = PartialDecode(c.b)
+		} else {
+			_, err = DecodeCPS(c.b)
+			if _, err2 := DecodeRecursive(c.b); !errors.Is(err2, c.want) {
+				t.Errorf("%s, recursive: %v", c.name, err2)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+			t.Errorf("%s: allocated %d bytes for a %d-byte input", c.name, grew, len(c.b))
+		}
+	}
+}
+
+// TestMemoryProportional decodes inputs built to make a decoder allocate
+// much more than they weigh: many empty compounds, many small binaries,
+// wide tuples of tiny elements.
+func TestMemoryProportional(t *testing.T) {
+	wide := binary.BigEndian.AppendUint32([]byte{tagTuple}, 100_000)
+	wide = append(wide, repeat([]byte{tagList, markEnd}, 100_000)...)
+	list := append(append([]byte{tagList}, repeat([]byte{tagBinary, emptyFrame}, 100_000)...), markEnd)
+	for _, b := range [][]byte{wide, list} {
+		for _, d := range decoders {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			if _, err := d.decode(b); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			// A list collects its elements on a stack that grows by
+			// appending, then copies them out: about 75 bytes for each
+			// byte of a list of empty binaries, the worst case.
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 100*uint64(len(b))+1<<20 {
+				t.Errorf("%s decoder: %d bytes allocated for %d bytes of input", d.name, grew, len(b))
+			}
+		}
+	}
+}
+
+// TestCanonical lists byte strings that decode by default (the reference
+// writes or reads them) but are not what the encoder writes.
+func TestCanonical(t *testing.T) {
+	for _, c := range []struct{ name, hex, term string }{
+		{"legacy bignum", "0bc0402010000800", "2147483648"},
+		{"unsorted map", "110100000002" + "0a00000004" + "0a00000000" + "0a00000002" + "0a00000000", "#{1 => 0,2 => 0}"},
+		{"repeated map key", "110100000002" + "0a00000002" + "0a00000000" + "0a00000002" + "0a00000002", "#{1 => 1}"},
+		{"small number in a bignum", hex.EncodeToString(append(appendFrame([]byte{tagPosBig}, []byte{sizeMark, 1, 5}, 24, false), 0)), "5"},
+		{"small creation in long form", "0fb0d02c4008" + "00000055" + "00000001" + "ff00000003", "#Pid<a@b,85,1,3>"},
+		{"empty last unit in a binary", hex.EncodeToString(append([]byte{tagBinary}, mustHex(t, "b0c00000")...)), "<<97>>"},
+		{"list tail that is a list", "110c" + "b08008" + "01" + "110cb10008" + "02", "[a,b]"},
+	} {
+		b := mustHex(t, c.hex)
+		want := mustParse(t, c.term)
+		for _, d := range decoders {
+			got, err := d.decode(b)
+			if err != nil || !term.Equal(got, want) {
+				t.Errorf("%s, %s decoder: %v, %v; want %s", c.name, d.name, got, err, want)
+			}
+		}
+		for _, dec := range []func([]byte) (term.Term, error){
+			Options{Canonical: true}.DecodeRecursive, Options{Canonical: true}.DecodeCPS,
+		} {
+			if _, err := dec(b); !errors.Is(err, ErrCanonical) {
+				t.Errorf("%s: canonical decoding gave %v", c.name, err)
+			}
+		}
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		t    term.Term
+		o    Options
+	}{
+		{"NaN", term.Float(nan()), Options{}},
+		{"atom beyond Latin-1", term.Atom("日本"), Options{}},
+		{"atom not UTF-8", term.Atom("\xff"), Options{UTF8Atoms: true}},
+		{"reference without ids", term.Ref{Node: "a@b"}.Term(), Options{}},
+	} {
+		if _, err := c.o.Encode(c.t); !errors.Is(err, ErrUnencodable) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+func nan() float64 {
+	zero := 0.0
+	return zero / zero
+}
