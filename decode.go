@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/erlsext/sext/term"
 )
@@ -22,16 +23,40 @@ type decoder struct {
 	depth    int // open compounds, for the recursive decoder
 	intLimit int // the most bytes a negative bignum's word count may claim
 
-	stack   []term.Term // list elements being collected
-	konts   []kont      // the continuation stack of decodeCPS
-	scratch []byte      // unframed bytes of atoms, numbers and nodes
-
-	stackBuf [8]term.Term
-	kontBuf  [8]kont
+	scratchSpace
+	home *scratchSpace // where scratchSpace came from in the pool
 }
 
+// scratchSpace is what a decoder reuses from one decode to the next: a
+// pool keeps it, so that decoding a small key allocates only the term.
+type scratchSpace struct {
+	stack   []term.Term // list elements being collected
+	konts   []kont      // the continuation stack of valueCPS
+	scratch []byte      // unframed bytes of atoms, numbers and nodes
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratchSpace) }}
+
+// maxPooled bounds what goes back into the pool, so that one huge input
+// does not pin its buffers.
+const maxPooled = 1 << 16
+
 func newDecoder(b []byte, o Options) decoder {
-	return decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}
+	home := scratchPool.Get().(*scratchSpace)
+	return decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b)),
+		scratchSpace: *home, home: home}
+}
+
+// release returns the scratch space to the pool, emptied so that it holds
+// on to no terms.
+func (d *decoder) release() {
+	if cap(d.stack) > maxPooled || cap(d.konts) > maxPooled || cap(d.scratch) > maxPooled {
+		return
+	}
+	clear(d.stack)
+	clear(d.konts)
+	*d.home = scratchSpace{stack: d.stack[:0], konts: d.konts[:0], scratch: d.scratch[:0]}
+	scratchPool.Put(d.home)
 }
 
 // minTermLen is the fewest bytes any encoded term takes, which bounds what

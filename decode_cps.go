@@ -33,9 +33,6 @@ type kont struct {
 // valueCPS decodes the term at pos. It is the recursive decoder's
 // valueRecursive with every recursive call turned into a pushed frame.
 func (d *decoder) valueCPS(pos int) (term.Term, int, error) {
-	if d.konts == nil {
-		d.konts = d.kontBuf[:0]
-	}
 	var v term.Term
 	var err error
 descend:

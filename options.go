@@ -102,6 +102,7 @@ func (o Options) DecodeCPS(b []byte) (term.Term, error) {
 func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
 	d := newDecoder(b, o)
 	t, end, err := d.valueCPS(0)
+	d.release()
 	if err != nil {
 		return term.Term{}, b, err
 	}
@@ -123,6 +124,7 @@ func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
 	} else {
 		t, end, err = d.valueRecursive(0)
 	}
+	d.release()
 	if err != nil {
 		return term.Term{}, err
 	}

@@ -188,6 +188,7 @@ func PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err err
 func (o Options) PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err error) {
 	d := newDecoder(b, o)
 	pattern, full, end, err := d.partial(0)
+	d.release()
 	if err != nil {
 		return term.Term{}, false, b, err
 	}
