@@ -80,12 +80,11 @@ descend:
 				return d.fail(err)
 			}
 			d.konts = append(d.konts, kont{kind: kList, start: len(d.stack)})
-			pos++
-			if v, pos, err = d.listNext(pos); err != nil {
+			var done bool
+			if v, pos, done, err = d.listNext(pos + 1); err != nil {
 				return d.fail(err)
 			}
-			if pos < 0 { // an element or tail follows
-				pos = -pos
+			if !done {
 				continue descend
 			}
 
@@ -121,14 +120,14 @@ descend:
 				v = term.Tuple(k.elems...)
 			case kList:
 				d.stack = append(d.stack, v)
-				if v, pos, err = d.listNext(pos); err != nil {
+				var done bool
+				if v, pos, done, err = d.listNext(pos); err != nil {
 					return d.fail(err)
 				}
-				if pos < 0 {
-					pos = -pos
+				if !done {
 					continue descend
 				}
-				continue // listNext popped the frame and finished the list
+				continue // listNext finished the list and popped its frame
 			case kListTail:
 				v = term.ImproperList(d.takeList(k.start), v)
 			case kMapKey:
@@ -156,25 +155,26 @@ descend:
 	}
 }
 
-// listNext looks at the byte after a list's last element (or its tag).
-// At the end marker it finishes the list, pops its frame and returns it;
-// otherwise it returns -pos of the next term to decode (an element, or the
-// tail after a tail marker, for which the frame becomes kListTail).
-func (d *decoder) listNext(pos int) (term.Term, int, error) {
+// listNext looks at the byte after a list's tag or its last element. At
+// the end marker it finishes the list, pops its frame and returns the list
+// (done). Otherwise it returns where the next term to decode starts: an
+// element, or the tail after a tail marker, for which the frame becomes
+// kListTail.
+func (d *decoder) listNext(pos int) (v term.Term, next int, done bool, err error) {
 	if pos >= len(d.buf) {
-		return term.Term{}, 0, errAt(pos, ErrTruncated, "list")
+		return term.Term{}, 0, false, errAt(pos, ErrTruncated, "list")
 	}
 	k := &d.konts[len(d.konts)-1]
 	switch d.buf[pos] {
 	case markEnd:
 		v := term.List(d.takeList(k.start)...)
 		d.pop()
-		return v, pos + 1, nil
+		return v, pos + 1, true, nil
 	case markImproper, markBitTail:
 		k.kind = kListTail
-		return term.Term{}, -(pos + 1), nil
+		return term.Term{}, pos + 1, false, nil
 	}
-	return term.Term{}, -pos, nil
+	return term.Term{}, pos, false, nil
 }
 
 func (d *decoder) pop() {
