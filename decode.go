@@ -77,6 +77,16 @@ func (d *decoder) count(pos, skip, per int) (int, int, error) {
 	return int(n), p + 4, nil
 }
 
+// header reads the count of a tuple or map at pos and checks the depth
+// limit, with open compounds already open, before it is opened.
+func (d *decoder) header(pos, skip, per, open int) (int, int, error) {
+	n, p, err := d.count(pos, skip, per)
+	if err == nil {
+		err = d.enter(pos, open)
+	}
+	return n, p, err
+}
+
 // enter checks the depth limit before a compound term is opened.
 func (d *decoder) enter(pos, open int) error {
 	if open >= d.maxDepth {

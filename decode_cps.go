@@ -44,10 +44,7 @@ descend:
 		}
 		switch d.buf[pos] {
 		case tagTuple:
-			n, p, err := d.count(pos, 1, minTermLen)
-			if err == nil {
-				err = d.enter(pos, len(d.konts))
-			}
+			n, p, err := d.header(pos, 1, minTermLen, len(d.konts))
 			if err != nil {
 				return d.fail(err)
 			}
@@ -61,10 +58,7 @@ descend:
 
 		case tagList:
 			if pos+1 < len(d.buf) && d.buf[pos+1] == markMap {
-				n, p, err := d.count(pos, 2, 2*minTermLen)
-				if err == nil {
-					err = d.enter(pos, len(d.konts))
-				}
+				n, p, err := d.header(pos, 2, 2*minTermLen, len(d.konts))
 				if err != nil {
 					return d.fail(err)
 				}

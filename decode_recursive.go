@@ -12,11 +12,8 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 	}
 	switch d.buf[pos] {
 	case tagTuple:
-		n, p, err := d.count(pos, 1, minTermLen)
+		n, p, err := d.header(pos, 1, minTermLen, d.depth)
 		if err != nil {
-			return term.Term{}, 0, err
-		}
-		if err := d.enter(pos, d.depth); err != nil {
 			return term.Term{}, 0, err
 		}
 		d.depth++
@@ -88,11 +85,8 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 }
 
 func (d *decoder) mapRecursive(pos int) (term.Term, int, error) {
-	n, p, err := d.count(pos, 2, 2*minTermLen)
+	n, p, err := d.header(pos, 2, 2*minTermLen, d.depth)
 	if err != nil {
-		return term.Term{}, 0, err
-	}
-	if err := d.enter(pos, d.depth); err != nil {
 		return term.Term{}, 0, err
 	}
 	d.depth++
