@@ -1,0 +1,437 @@
+package sext
+
+import (
+	"bytes"
+	"math/big"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/erlsext/sext/term"
+)
+
+// Unmarshal decodes b, which must hold exactly one term, into the value v
+// points to, inverting Marshal: it accepts what Marshal writes for the
+// type and refuses anything else with an *UnmarshalTypeError naming the
+// field, so that a key read back is exactly the key written. Integers must
+// fit the Go type, floats must fit a float32 exactly, tuples must have the
+// struct's or array's size and a record's atom must match.
+//
+// Slices and maps are replaced, not merged into; an empty list, binary or
+// map gives a nil slice or map, since the encoding cannot tell nil from
+// empty. A non-nil pointer is decoded through; a nil one is allocated; the
+// atom undefined makes it nil. An empty interface receives the term.Term.
+// Struct fields absent from a map-form struct's map keep their values.
+// Unmarshal stops at the first error, leaving v partly set.
+func Unmarshal(b []byte, v any) error { return Options{}.Unmarshal(b, v) }
+
+// Unmarshal decodes b under o into the value v points to.
+func (o Options) Unmarshal(b []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	t, err := o.Decode(b)
+	if err != nil {
+		return err
+	}
+	return unmarshalTerm(t, rv)
+}
+
+// UnmarshalTerm sets the value v points to from the term t, as Unmarshal
+// does from an encoding. The value keeps none of t's memory.
+func UnmarshalTerm(t term.Term, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	return unmarshalTerm(t, rv)
+}
+
+func unmarshalTerm(t term.Term, rv reflect.Value) error {
+	e := rv.Elem()
+	if err := codecFor(e.Type(), codecOpts{}).dec(t, e); err != nil {
+		return atRoot(err, e.Type())
+	}
+	return nil
+}
+
+// decodeFunc sets v, which is settable, from t. Terms are finite and Go
+// types are, so decoding needs neither cycle checks nor depth counts.
+type decodeFunc func(t term.Term, v reflect.Value) error
+
+var unmarshalerType = reflect.TypeFor[Unmarshaler]()
+
+// decoder returns the conversion of terms to values of type t.
+func (b *builder) decoder(t reflect.Type, o codecOpts) decodeFunc {
+	switch {
+	case reflect.PointerTo(t).Implements(unmarshalerType):
+		return decodeUnmarshaler
+	case t == termType:
+		return decodeTermValue
+	case t == timeType:
+		return decodeTime
+	case t == bigIntType:
+		return decodeBig
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return decodeBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return decodeInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return decodeUint
+	case reflect.Float32, reflect.Float64:
+		return decodeFloat
+	case reflect.String:
+		switch o.str {
+		case strAtom:
+			return decodeAtomString
+		case strCharlist:
+			return decodeCharlist
+		}
+		return decodeBinaryString
+	case reflect.Slice, reflect.Array:
+		if isBytes(t, o) {
+			return decodeBytes
+		}
+		return seqDecoder(b.compile(t.Elem(), codecOpts{str: o.str}), o.tuple)
+	case reflect.Struct:
+		return b.structCodec(t).decode
+	case reflect.Map:
+		elem := codecOpts{str: o.str}
+		return mapDecoder(b.compile(t.Key(), elem), b.compile(t.Elem(), elem))
+	case reflect.Pointer:
+		return pointerDecoder(b.compile(t.Elem(), o))
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return decodeInterface
+		}
+	}
+	return func(term.Term, reflect.Value) error { return &UnsupportedTypeError{Type: t} }
+}
+
+// describe names a term briefly for an error message.
+func describe(t term.Term) string {
+	k := t.Kind().String()
+	switch t.Kind() {
+	case term.KindInt, term.KindFloat, term.KindAtom:
+		s := t.String()
+		if len(s) > 40 {
+			s = strings.ToValidUTF8(s[:40], "") + "…"
+		}
+		return k + " " + s
+	case term.KindTuple:
+		return "tuple of " + strconv.Itoa(t.Len())
+	case term.KindList:
+		if !t.IsProper() {
+			return "improper list"
+		}
+		return "list of " + strconv.Itoa(t.Len())
+	case term.KindMap:
+		return "map of " + strconv.Itoa(t.Len())
+	case term.KindBinary:
+		if t.BitLen()%8 != 0 {
+			return "bitstring of " + strconv.Itoa(t.BitLen()) + " bits"
+		}
+		return "binary of " + strconv.Itoa(t.Len()) + " bytes"
+	}
+	return k
+}
+
+func typeErr(t term.Term, v reflect.Value, detail string) error {
+	return &UnmarshalTypeError{Value: describe(t), Type: v.Type(), Detail: detail}
+}
+
+func isUndefined(t term.Term) bool { return t.Kind() == term.KindAtom && t.Atom() == "undefined" }
+
+func decodeUnmarshaler(t term.Term, v reflect.Value) error {
+	if err := v.Addr().Interface().(Unmarshaler).UnmarshalTerm(t); err != nil {
+		return &MarshalerError{Type: v.Type(), Func: "UnmarshalTerm", Err: err}
+	}
+	return nil
+}
+
+func decodeTermValue(t term.Term, v reflect.Value) error {
+	*v.Addr().Interface().(*term.Term) = t
+	return nil
+}
+
+func decodeBool(t term.Term, v reflect.Value) error {
+	if t.Kind() == term.KindAtom {
+		switch t.Atom() {
+		case "true":
+			v.SetBool(true)
+			return nil
+		case "false":
+			v.SetBool(false)
+			return nil
+		}
+	}
+	return typeErr(t, v, "")
+}
+
+func decodeInt(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindInt {
+		return typeErr(t, v, "")
+	}
+	i, ok := t.Int64()
+	if !ok || v.OverflowInt(i) {
+		return typeErr(t, v, "out of range")
+	}
+	v.SetInt(i)
+	return nil
+}
+
+func decodeUint(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindInt {
+		return typeErr(t, v, "")
+	}
+	var u uint64
+	if i, ok := t.Int64(); ok && i >= 0 {
+		u = uint64(i)
+	} else if b := t.BigInt(); !ok && b.IsUint64() {
+		u = b.Uint64()
+	} else {
+		return typeErr(t, v, "out of range")
+	}
+	if v.OverflowUint(u) {
+		return typeErr(t, v, "out of range")
+	}
+	v.SetUint(u)
+	return nil
+}
+
+func decodeFloat(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindFloat {
+		return typeErr(t, v, "")
+	}
+	f := t.Float()
+	if v.Kind() == reflect.Float32 && float64(float32(f)) != f {
+		return typeErr(t, v, "not exact in a float32")
+	}
+	v.SetFloat(f)
+	return nil
+}
+
+// wholeBytes returns a binary's bytes, or false for other terms and
+// bitstrings.
+func wholeBytes(t term.Term) ([]byte, bool) {
+	if t.Kind() != term.KindBinary || t.BitLen()%8 != 0 {
+		return nil, false
+	}
+	return t.Bytes(), true
+}
+
+func decodeBinaryString(t term.Term, v reflect.Value) error {
+	b, ok := wholeBytes(t)
+	if !ok {
+		return typeErr(t, v, "want a binary")
+	}
+	v.SetString(string(b))
+	return nil
+}
+
+func decodeAtomString(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindAtom {
+		return typeErr(t, v, "want an atom")
+	}
+	v.SetString(strings.Clone(t.Atom()))
+	return nil
+}
+
+func decodeCharlist(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindList || !t.IsProper() {
+		return typeErr(t, v, "want a list of characters")
+	}
+	var b []byte
+	for _, c := range t.Elems() {
+		i, ok := c.Int64()
+		if !ok || i < 0 || i > utf8.MaxRune || !utf8.ValidRune(rune(i)) {
+			return typeErr(t, v, "want a list of characters, found "+describe(c))
+		}
+		b = utf8.AppendRune(b, rune(i))
+	}
+	v.SetString(string(b))
+	return nil
+}
+
+func decodeBytes(t term.Term, v reflect.Value) error {
+	b, ok := wholeBytes(t)
+	if !ok {
+		return typeErr(t, v, "want a binary")
+	}
+	if v.Kind() == reflect.Array {
+		if len(b) != v.Len() {
+			return typeErr(t, v, "want "+strconv.Itoa(v.Len())+" bytes")
+		}
+		copy(v.Bytes(), b)
+		return nil
+	}
+	if len(b) == 0 {
+		v.SetZero()
+		return nil
+	}
+	v.SetBytes(bytes.Clone(b))
+	return nil
+}
+
+func decodeTime(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindInt {
+		return typeErr(t, v, "want an integer of nanoseconds")
+	}
+	if ns, ok := t.Int64(); ok {
+		v.Set(reflect.ValueOf(time.Unix(0, ns).UTC()))
+		return nil
+	}
+	sec, ns := new(big.Int).DivMod(t.BigInt(), big.NewInt(nsPerSec), new(big.Int))
+	if !sec.IsInt64() {
+		return typeErr(t, v, "out of range")
+	}
+	v.Set(reflect.ValueOf(time.Unix(sec.Int64(), ns.Int64()).UTC()))
+	return nil
+}
+
+func decodeBig(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindInt {
+		return typeErr(t, v, "")
+	}
+	v.Addr().Interface().(*big.Int).Set(t.BigInt())
+	return nil
+}
+
+func seqDecoder(elem *codec, tuple bool) decodeFunc {
+	return func(t term.Term, v reflect.Value) error {
+		switch {
+		case tuple && t.Kind() != term.KindTuple:
+			return typeErr(t, v, "want a tuple")
+		case !tuple && (t.Kind() != term.KindList || !t.IsProper()):
+			return typeErr(t, v, "want a list")
+		}
+		elems := t.Elems()
+		switch {
+		case v.Kind() == reflect.Array:
+			if len(elems) != v.Len() {
+				return typeErr(t, v, "want "+strconv.Itoa(v.Len())+" elements")
+			}
+		case len(elems) == 0:
+			v.SetZero()
+		default:
+			v.Set(reflect.MakeSlice(v.Type(), len(elems), len(elems)))
+		}
+		for i, x := range elems {
+			if err := elem.dec(x, v.Index(i)); err != nil {
+				return withPath(err, indexSeg(i))
+			}
+		}
+		return nil
+	}
+}
+
+func mapDecoder(key, val *codec) decodeFunc {
+	return func(t term.Term, v reflect.Value) error {
+		if t.Kind() != term.KindMap {
+			return typeErr(t, v, "want a map")
+		}
+		entries := t.Entries()
+		if len(entries) == 0 {
+			v.SetZero()
+			return nil
+		}
+		m := reflect.MakeMapWithSize(v.Type(), len(entries))
+		kt, vt := v.Type().Key(), v.Type().Elem()
+		for _, e := range entries {
+			k := reflect.New(kt).Elem()
+			if err := key.dec(e.Key, k); err != nil {
+				return withPath(err, "["+e.Key.String()+" key]")
+			}
+			x := reflect.New(vt).Elem()
+			if err := val.dec(e.Value, x); err != nil {
+				return withPath(err, keySeg(k))
+			}
+			m.SetMapIndex(k, x)
+		}
+		v.Set(m)
+		return nil
+	}
+}
+
+func pointerDecoder(elem *codec) decodeFunc {
+	return func(t term.Term, v reflect.Value) error {
+		if isUndefined(t) {
+			v.SetZero()
+			return nil
+		}
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return elem.dec(t, v.Elem())
+	}
+}
+
+func decodeInterface(t term.Term, v reflect.Value) error {
+	if isUndefined(t) {
+		v.SetZero()
+		return nil
+	}
+	v.Set(reflect.ValueOf(t))
+	return nil
+}
+
+func (s *structCodec) decode(t term.Term, v reflect.Value) error {
+	if err := s.problem(); err != nil {
+		return err
+	}
+	if s.asMap {
+		return s.decodeMap(t, v)
+	}
+	if t.Kind() != term.KindTuple || t.Len() != len(s.fields) {
+		return typeErr(t, v, "want a tuple of "+strconv.Itoa(len(s.fields)))
+	}
+	for i, x := range t.Elems() {
+		f := &s.fields[i]
+		if f.record {
+			if x.Kind() != term.KindAtom || x.Atom() != f.name {
+				return typeErr(x, v, "want the record atom "+term.Atom(f.name).String())
+			}
+			continue
+		}
+		if err := f.decode(x, v.Field(f.index)); err != nil {
+			return withPath(err, f.path)
+		}
+	}
+	return nil
+}
+
+func (s *structCodec) decodeMap(t term.Term, v reflect.Value) error {
+	if t.Kind() != term.KindMap {
+		return typeErr(t, v, "want a map")
+	}
+	for _, e := range t.Entries() {
+		i := -1
+		if e.Key.Kind() == term.KindAtom {
+			i = slices.IndexFunc(s.fields, func(f structField) bool { return f.name == e.Key.Atom() })
+		}
+		if i < 0 {
+			return typeErr(e.Key, v, "no field has this key")
+		}
+		f := &s.fields[i]
+		if err := f.decode(e.Value, v.Field(f.index)); err != nil {
+			return withPath(err, f.path)
+		}
+	}
+	return nil
+}
+
+func (f *structField) decode(t term.Term, v reflect.Value) error {
+	if f.desc {
+		if t.Kind() != term.KindDesc {
+			return typeErr(t, v, "want a descending term")
+		}
+		t = t.Inner()
+	}
+	return f.codec.dec(t, v)
+}
