@@ -20,4 +20,8 @@
 // the same answer on every input; Decode uses DecodeCPS. Options holds the
 // settings every operation shares; the zero Options is the reference
 // implementation's behaviour. docs/FORMAT.md describes the bytes.
+//
+// Marshal, AppendMarshal and Unmarshal convert Go values (structs, numbers,
+// strings, times, ...) to and from keys directly, as encoding/json does for
+// JSON; MarshalTerm and UnmarshalTerm convert them to and from terms.
 package sext
