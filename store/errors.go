@@ -12,7 +12,7 @@ var (
 	ErrNotFound = errors.New("store: key not found")
 	// ErrLocked: another process (or another Store in this one) has the
 	// directory open.
-	ErrLocked = errors.New("store: directory is locked by another process")
+	ErrLocked = errors.New("store: directory is locked by another process or open store")
 	// ErrNoStore: the directory, or its parent when the store would be
 	// created, does not exist.
 	ErrNoStore = errors.New("store: no such store directory")
@@ -31,7 +31,8 @@ type PathError struct {
 	Err  error // a sentinel, possibly wrapping the engine's own error
 }
 
-func (e *PathError) Error() string { return fmt.Sprintf("%v: %s", e.Err, e.Path) }
+// Error returns "PATH: ERROR".
+func (e *PathError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
 
 // Unwrap returns the wrapped error.
 func (e *PathError) Unwrap() error { return e.Err }
@@ -42,5 +43,5 @@ type wrapErr struct {
 	sentinel, cause error
 }
 
-func (e *wrapErr) Error() string   { return e.sentinel.Error() + ": " + e.cause.Error() }
+func (e *wrapErr) Error() string   { return e.sentinel.Error() + " (" + e.cause.Error() + ")" }
 func (e *wrapErr) Unwrap() []error { return []error{e.sentinel, e.cause} }

@@ -60,8 +60,8 @@ type Iter interface {
 	Value() []byte
 	// Err returns the error that stopped the iteration, if any.
 	Err() error
-	// Close releases the cursor and returns the first error it met, if
-	// Err has not already. It must be called exactly once.
+	// Close releases the cursor and returns the error that stopped it, if
+	// any (the one Err reports). It must be called exactly once.
 	Close() error
 }
 

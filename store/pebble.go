@@ -268,6 +268,6 @@ func (b *pebbleBatch) Close() error { return b.b.Close() }
 // a command's output, and keeps its errors.
 type quietLogger struct{}
 
-func (quietLogger) Infof(string, ...any)             {}
+func (quietLogger) Infof(string, ...any)              {}
 func (quietLogger) Errorf(format string, args ...any) { log.Printf("pebble: "+format, args...) }
 func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf("pebble: "+format, args...) }

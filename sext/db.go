@@ -1,0 +1,521 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/term"
+)
+
+func init() {
+	register(&command{name: "db", summary: "an ordered term store: put, get, del, scan, load, stats", run: runDB})
+}
+
+const dbAbout = `
+Keep values under term keys in an embedded Pebble store in DIR. Keys are
+stored as their sext encodings, so a scan with a pattern reads only the
+keys that can match it, in term order.
+
+subcommands:
+  put TERM VALUE     store VALUE (the argument's bytes) under TERM
+  get TERM           print the value under TERM; exit 1 if there is none
+  del TERM           remove TERM (no error if it is not there)
+  scan PATTERN       print "TERM<TAB>VALUE" for each key that matches
+                     PATTERN, in term order; flags: --to PATTERN (a range
+                     from PATTERN's first key to the last of --to's,
+                     without matching), --limit N, --reverse, --count
+  load FILE          read "TERM<TAB>VALUE" lines from FILE (- for stdin)
+                     and store them in batches; flags: --batch N
+  stats              describe the store; --exact counts the keys
+
+put and load create DIR (not its parent); the others need an existing
+store. A key in the store that is no sext encoding (written by another
+program) is reported on stderr with its bytes in hex and skipped; so is a
+bad line of a load file, and the exit status is then 1. Values are printed
+as stored, so a value with a newline in it breaks the line format.
+
+examples:
+  sext db --dir /tmp/shop put "{order, 42, #Desc<1735689600>, 7}" 12.50
+  sext db --dir /tmp/shop scan "{order, 42, '_', '_'}" --limit 10
+  sext db --dir /tmp/shop scan "{order, 40, '_', '_'}" --to "{order, 49, '_', '_'}" --count`
+
+// dbSub is a db subcommand: it gets the store directory and its own
+// arguments.
+type dbSub struct {
+	synopsis, about string
+	run             func(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// dbSubs is filled in by init: the subcommands' functions refer to it for
+// their help, which a plain initializer would make a cycle.
+var dbSubs map[string]dbSub
+
+func init() {
+	dbSubs = map[string]dbSub{
+		"put":   {"sext db --dir DIR put TERM VALUE", "Store VALUE under TERM, replacing any value there. The write is synced to disk.", dbPut},
+		"get":   {"sext db --dir DIR get TERM", "Print the value stored under TERM and a newline. Exit 1 if there is none.", dbGet},
+		"del":   {"sext db --dir DIR del TERM", "Remove TERM. Removing a key that is not there is not an error.", dbDel},
+		"scan":  {"sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count]", scanAbout, dbScan},
+		"load":  {"sext db --dir DIR load [--batch N] FILE", loadAbout, dbLoad},
+		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count.", dbStats},
+	}
+}
+
+func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("db", "sext db --dir DIR SUBCOMMAND [flags] [args]", dbAbout)
+	dir := fs.String("dir", "", "the store's directory (required)")
+	args, status, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) == 0 {
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load or stats")
+	}
+	sub, ok := dbSubs[args[0]]
+	if !ok {
+		return fs.usageError(stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
+	}
+	wantsHelp := false
+	for _, a := range args[1:] {
+		if a == "-h" || a == "-help" || a == "--help" {
+			wantsHelp = true
+		}
+	}
+	if *dir == "" && !wantsHelp {
+		return fs.usageError(stderr, "--dir DIR is required")
+	}
+	return sub.run(*dir, args[1:], stdin, stdout, stderr)
+}
+
+// subFlags makes the flag set of a db subcommand.
+func subFlags(name string) *flagSet {
+	s := dbSubs[name]
+	return newFlagSet("db "+name, s.synopsis, s.about)
+}
+
+// parseAll parses flags that may come before, between or after the
+// positional arguments ("scan PATTERN --limit 5"), which the flag package
+// alone stops at.
+func parseAll(fs *flagSet, args []string, stdout, stderr io.Writer) (pos []string, status int, ok bool) {
+	for {
+		rest, status, ok := fs.parse(args, stdout, stderr)
+		if !ok {
+			return nil, status, false
+		}
+		if len(rest) == 0 {
+			return pos, exitOK, true
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// openStore opens the store in dir, reporting a failure on stderr.
+func openStore(dir string, opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+	s, err := store.Open(dir, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: %v\n", err)
+		if errors.Is(err, store.ErrNoStore) && opts != nil && opts.MustExist {
+			fmt.Fprintln(stderr, "sext: (put or load creates a store)")
+		}
+		return nil, false
+	}
+	return s, true
+}
+
+// closeStore closes s and reports an error, turning status into a
+// failure if it was a success.
+func closeStore(s *store.Store, status int, stderr io.Writer) int {
+	if err := s.Close(); err != nil {
+		fmt.Fprintf(stderr, "sext: closing the store: %v\n", err)
+		if status == exitOK {
+			return exitFail
+		}
+	}
+	return status
+}
+
+func dbPut(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("put")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) != 2 {
+		return fs.usageError(stderr, "want a TERM and a VALUE")
+	}
+	ts, ok := parseArgTerms(fs, args[:1], []string{"TERM"}, stderr)
+	if !ok {
+		return exitUsage
+	}
+	s, ok := openStore(dir, nil, stderr)
+	if !ok {
+		return exitFail
+	}
+	status = exitOK
+	if err := s.Put(ts[0], []byte(args[1])); err != nil {
+		fmt.Fprintf(stderr, "sext: TERM: %s\n", describe(err))
+		status = exitFail
+	}
+	return closeStore(s, status, stderr)
+}
+
+func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("get")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) != 1 {
+		return fs.usageError(stderr, "want one TERM")
+	}
+	ts, ok := parseArgTerms(fs, args, []string{"TERM"}, stderr)
+	if !ok {
+		return exitUsage
+	}
+	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	if !ok {
+		return exitFail
+	}
+	v, err := s.Get(ts[0])
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		fmt.Fprintf(stderr, "sext: not found: %s\n", appendTerm(nil, ts[0]))
+		status = exitFail
+	case err != nil:
+		fmt.Fprintf(stderr, "sext: %s\n", describe(err))
+		status = exitFail
+	default:
+		stdout.Write(append(v, '\n'))
+	}
+	return closeStore(s, status, stderr)
+}
+
+func dbDel(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("del")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) != 1 {
+		return fs.usageError(stderr, "want one TERM")
+	}
+	ts, ok := parseArgTerms(fs, args, []string{"TERM"}, stderr)
+	if !ok {
+		return exitUsage
+	}
+	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	if !ok {
+		return exitFail
+	}
+	if err := s.Delete(ts[0]); err != nil {
+		fmt.Fprintf(stderr, "sext: %s\n", describe(err))
+		status = exitFail
+	}
+	return closeStore(s, status, stderr)
+}
+
+const scanAbout = `
+Print "TERM<TAB>VALUE", one a line in term order, for every key that
+matches PATTERN: '_' matches any term, '$N' any term but the same one
+wherever it occurs. Only the keys under PATTERN's prefix (everything
+before its first wildcard) are read, so put the wildcards last.
+
+With --to, print every key from the first that can match PATTERN to the
+last that can match --to's pattern, without matching either: with keys
+{order, Customer, #Desc<Time>, Id}, from "{order, 42, #Desc<T2>, '_'}"
+--to "{order, 42, #Desc<T1>, '_'}" lists customer 42's orders from T2
+back to T1 (the newer time comes first, as #Desc sorts it).
+
+A key that is no sext encoding is reported on stderr in hex and skipped;
+the exit status is then 1.`
+
+func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("scan")
+	to := fs.String("to", "", "scan a range up to the last key this `PATTERN` can match")
+	limit := fs.Int("limit", 0, "print at most `N` entries (0: all)")
+	reverse := fs.Bool("reverse", false, "scan in descending term order")
+	count := fs.Bool("count", false, "print only the number of entries")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) != 1 {
+		return fs.usageError(stderr, "want one PATTERN")
+	}
+	if *limit < 0 {
+		return fs.usageError(stderr, "--limit must not be negative")
+	}
+	texts, names := args, []string{"PATTERN"}
+	if *to != "" {
+		texts, names = append(texts, *to), append(names, "--to")
+	}
+	ts, ok := parseArgTerms(fs, texts, names, stderr)
+	if !ok {
+		return exitUsage
+	}
+	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	if !ok {
+		return exitFail
+	}
+	out := newSession(stdout, stderr)
+	opts := store.ScanOptions{Reverse: *reverse, Limit: *limit, KeysOnly: *count,
+		OnBadKey: func(k []byte, err error) {
+			out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
+		}}
+	seq := s.Scan(ts[0], opts)
+	if *to != "" {
+		seq = s.ScanRange(ts[0], ts[1], opts)
+	}
+	n := 0
+	for e, err := range seq {
+		if err != nil {
+			out.fail("", err)
+			break
+		}
+		n++
+		if !*count {
+			out.buf = appendTerm(out.buf[:0], e.Key)
+			out.buf = append(append(append(out.buf, '\t'), e.Value...), '\n')
+			out.out.Write(out.buf)
+		}
+	}
+	if *count {
+		fmt.Fprintln(out.out, n)
+	}
+	return closeStore(s, out.finish(), stderr)
+}
+
+const loadAbout = `
+Read lines "TERM<TAB>VALUE" from FILE, or from stdin if FILE is -, and
+store them: the term is everything before the first TAB, the value every
+byte after it. Blank lines are skipped. Writes go in atomic batches of
+--batch lines and are made durable when the load ends.
+
+Progress goes to stderr: on a terminal a bar with the rate and, for a
+file, the time left; otherwise a line every two seconds; and at the end
+a summary with the number of keys stored and the rate. A line that
+does not parse is reported as "sext: FILE:LINE: column C: ..." and left
+out; the others are loaded, and the exit status is then 1.`
+
+func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("load")
+	batch := fs.Int("batch", 10000, "lines per atomic batch")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) != 1 {
+		return fs.usageError(stderr, "want one FILE (- for stdin)")
+	}
+	if *batch < 1 {
+		return fs.usageError(stderr, "--batch must be at least 1")
+	}
+	name, in, size := "stdin", stdin, int64(0)
+	if args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "sext: %v\n", err)
+			return exitFail
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+		name, in = args[0], f
+	}
+	// Batches need not wait for the disk one by one: Close syncs the
+	// whole load at the end.
+	s, ok := openStore(dir, &store.Options{NoSync: true, MemTableSize: 32 << 20}, stderr)
+	if !ok {
+		return exitFail
+	}
+	out := newSession(stdout, stderr)
+	p := newProgress(stderr, "loading", size)
+	nbad := 0
+	n, err := loadLines(s, in, *batch, p, func(line int, err error) {
+		if nbad++; nbad <= maxBadLines {
+			out.fail(fmt.Sprintf("%s:%d", name, line), err)
+		}
+	})
+	if nbad > 0 {
+		p.clear()
+		out.failed = true
+		if nbad > maxBadLines {
+			fmt.Fprintf(stderr, "sext: %d more bad lines not shown\n", nbad-maxBadLines)
+		}
+		fmt.Fprintf(stderr, "sext: %s bad lines left out\n", commas(int64(nbad)))
+	}
+	if err != nil {
+		p.clear()
+		out.fail("", err)
+		fmt.Fprintf(stderr, "sext: %s keys were stored before the error\n", commas(n))
+		return closeStore(s, out.finish(), stderr)
+	}
+	status = closeStore(s, out.finish(), stderr)
+	p.finish(n)
+	return status
+}
+
+// maxBadLines bounds the bad lines load reports one by one, so that
+// loading the wrong file does not flood the terminal.
+const maxBadLines = 20
+
+// loadLines stores the "TERM<TAB>VALUE" lines of r in batches of size,
+// calls bad for each line that is not one, and returns the number of
+// keys stored. It returns an error only when it cannot go on: reading or
+// writing failed.
+func loadLines(s *store.Store, r io.Reader, size int, p *progress, bad func(line int, err error)) (int64, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	b := s.NewBatch()
+	defer func() { b.Close() }()
+	var stored, read int64
+	for lineNo := 1; ; lineNo++ {
+		line, rerr := br.ReadSlice('\n')
+		if errors.Is(rerr, bufio.ErrBufferFull) {
+			// A line longer than the buffer: gather it whole.
+			long := append([]byte(nil), line...)
+			for errors.Is(rerr, bufio.ErrBufferFull) {
+				line, rerr = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if rerr != nil && rerr != io.EOF {
+			return stored, rerr
+		}
+		read += int64(len(line))
+		if err := loadLine(b, line); err != nil {
+			bad(lineNo, err)
+		}
+		if b.Len() >= size || rerr == io.EOF {
+			n := int64(b.Len())
+			if err := s.Apply(b); err != nil {
+				return stored, err
+			}
+			stored += n
+			b = s.NewBatch()
+			p.update(stored, read)
+		}
+		if rerr == io.EOF {
+			return stored, nil
+		}
+	}
+}
+
+// loadLine adds one line of a load file to b. Blank lines are skipped.
+func loadLine(b *store.Batch, line []byte) error {
+	text := strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r")
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	k, v, ok := strings.Cut(text, "\t")
+	if !ok {
+		return errors.New("no TAB between the term and the value")
+	}
+	t, err := term.Parse(k)
+	if err != nil {
+		return err
+	}
+	if _, err := sext.Encode(t); err != nil {
+		return err // checked here so as not to spoil the batch
+	}
+	return b.Put(t, []byte(v))
+}
+
+func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("stats")
+	exact := fs.Bool("exact", false, "count the keys by reading them all")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(args) != 0 {
+		return fs.usageError(stderr, "stats takes no arguments")
+	}
+	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	if !ok {
+		return exitFail
+	}
+	st, err := s.Stats()
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: %v\n", err)
+		return closeStore(s, exitFail, stderr)
+	}
+	out := newSession(stdout, stderr)
+	fmt.Fprintf(out.out, "backend    %s\n", st.Backend)
+	fmt.Fprintf(out.out, "dir        %s\n", st.Dir)
+	if *exact {
+		start := time.Now()
+		var n, bad int64
+		for _, err := range s.Scan(term.Atom("_"), store.ScanOptions{KeysOnly: true,
+			OnBadKey: func([]byte, error) { bad++ }}) {
+			if err != nil {
+				out.fail("", err)
+				break
+			}
+			n++
+		}
+		fmt.Fprintf(out.out, "keys       %s (counted in %s)\n", commas(n), round(time.Since(start)))
+		if bad > 0 {
+			fmt.Fprintf(out.out, "foreign    %s keys that are no sext encoding\n", commas(bad))
+		}
+	} else {
+		fmt.Fprintf(out.out, "keys       ~%s (estimated from flushed tables; --exact counts)\n", commas(int64(st.KeysEstimate)))
+	}
+	fmt.Fprintf(out.out, "disk       %s\n", humanBytes(st.DiskBytes))
+	fmt.Fprintf(out.out, "tables     %d\n", st.Tables)
+	fmt.Fprintf(out.out, "memtables  %s\n", humanBytes(st.MemTableSize))
+	return closeStore(s, out.finish(), stderr)
+}
+
+// commas writes n with thousands separators: 1,000,000.
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// humanBytes writes a size in B, KB, MB or GB (powers of 1024).
+func humanBytes(n uint64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GB", float64(n)/(1<<30))
+}
+
+// round shortens a duration for people: 3 significant figures or so.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	case d >= time.Microsecond:
+		return d.Round(10 * time.Nanosecond)
+	}
+	return d
+}
