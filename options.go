@@ -141,7 +141,7 @@ func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
 
 // checkCanonical compares b with the encoding of the term it decoded to.
 func (o Options) checkCanonical(b []byte, t term.Term) error {
-	enc, err := Options{UTF8Atoms: o.UTF8Atoms}.Encode(t)
+	enc, err := Options{UTF8Atoms: o.UTF8Atoms, MaxDepth: o.MaxDepth}.Encode(t)
 	if err != nil {
 		return errAt(0, ErrCanonical, err.Error())
 	}
