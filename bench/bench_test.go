@@ -12,8 +12,10 @@ import (
 
 // One op of the workload benchmarks is one pass over a corpus of
 // w.bench terms from seed 1; b.SetBytes is the corpus's encoded size, so
-// MB/s is bytes of encoding per second. Each also reports ns/term and
-// allocs/term. Sub-benchmark names carry key=value parts so that benchstat
+// MB/s is bytes of encoding per second. Each also reports ns/term,
+// allocs/term and cpu-ns/term: the process's CPU time (all threads, the
+// garbage collector's included) per term, which time given to other
+// processes on a shared machine does not inflate. Sub-benchmark names carry key=value parts so that benchstat
 // can put them side by side:
 //
 //	go test -run '^$' -bench 'Decode/study' -count 6 ./bench > d.txt
@@ -54,6 +56,7 @@ func perTerm(b *testing.B, c *corpus, pass func() error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	m0 := ms.Mallocs
+	c0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
 		if err := pass(); err != nil {
@@ -61,10 +64,14 @@ func perTerm(b *testing.B, c *corpus, pass func() error) {
 		}
 	}
 	b.StopTimer()
+	cpu := cpuTime() - c0
 	runtime.ReadMemStats(&ms)
 	terms := float64(b.N) * float64(len(c.terms))
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/terms, "ns/term")
 	b.ReportMetric(float64(ms.Mallocs-m0)/terms, "allocs/term")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/terms, "cpu-ns/term")
+	}
 }
 
 func forWorkloads(b *testing.B, f func(b *testing.B, c *corpus)) {

@@ -7,6 +7,9 @@
 //	go run ./bench -workload NAME [-n N -seed S] measure a workload directly
 //	go run ./bench -svg FILE                    measure every workload, chart it
 //
+// -clock cpu times rounds by the process's CPU time instead of the wall
+// clock, for a machine shared with other work.
+//
 // A corpus holds one encoding a line in hex, as "sext encode" prints it
 // (either case is read). For each operation the runner prints the best of
 // -rounds rounds as one line:
@@ -52,8 +55,19 @@ func run(args []string, stdout io.Writer) error {
 	svg := fs.String("svg", "", "measure every workload and write a bar chart to `FILE`")
 	rounds := fs.Int("rounds", 5, "rounds per operation; the best is reported")
 	all := fs.Bool("all", false, "also measure decode-next, compare and prefix")
+	clock := fs.String("clock", "wall", "time rounds by the `wall` clock or by the process's cpu time")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	switch *clock {
+	case "wall":
+	case "cpu":
+		if cpuTime() == 0 {
+			return errors.New("-clock cpu: no CPU time on this system")
+		}
+		useCPUClock = true
+	default:
+		return fmt.Errorf("-clock %q: want wall or cpu", *clock)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -280,6 +294,20 @@ func prepPrefix(c *corpus) (func() error, error) {
 	}, nil
 }
 
+// useCPUClock times rounds by the process's CPU time instead of the wall
+// clock (-clock cpu).
+var useCPUClock bool
+
+// elapsed returns a reading of the clock rounds are timed by.
+func elapsed() time.Duration {
+	if useCPUClock {
+		return cpuTime()
+	}
+	return time.Since(processStart)
+}
+
+var processStart = time.Now()
+
 // result is the best round of one op.
 type result struct {
 	op     string
@@ -303,9 +331,9 @@ func measure(c *corpus, o op, rounds int) (result, error) {
 		runtime.GC()
 		runtime.ReadMemStats(&ms)
 		m0 := ms.Mallocs
-		t0 := time.Now()
+		t0 := elapsed()
 		err := pass()
-		el := time.Since(t0)
+		el := elapsed() - t0
 		runtime.ReadMemStats(&ms)
 		if err != nil {
 			return result{}, fmt.Errorf("%s: %v", o.name, err)
@@ -320,9 +348,16 @@ func measure(c *corpus, o op, rounds int) (result, error) {
 	return best, nil
 }
 
+func clockName() string {
+	if useCPUClock {
+		return "cpu"
+	}
+	return "wall"
+}
+
 func report(w io.Writer, c *corpus, ops []op, rounds int) error {
-	fmt.Fprintf(w, "# %s: %d terms, %d bytes encoded; best of %d rounds; %s %s/%s, %d CPUs\n",
-		c.name, len(c.terms), c.bytes, rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	fmt.Fprintf(w, "# %s: %d terms, %d bytes encoded; best of %d rounds by the %s clock; %s %s/%s, %d CPUs\n",
+		c.name, len(c.terms), c.bytes, rounds, clockName(), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	for _, o := range ops {
 		r, err := measure(c, o, rounds)
 		if err != nil {

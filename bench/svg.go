@@ -25,7 +25,7 @@ func chartAll(file string, seed uint64, n, rounds int, ops []op, stdout io.Write
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "# %s: %d terms, %d bytes encoded; best of %d rounds\n", w.name, len(c.terms), c.bytes, rounds)
+		fmt.Fprintf(stdout, "# %s: %d terms, %d bytes encoded; best of %d rounds by the %s clock\n", w.name, len(c.terms), c.bytes, rounds, clockName())
 		var row []result
 		for _, o := range ops {
 			r, err := measure(c, o, rounds)
@@ -38,8 +38,8 @@ func chartAll(file string, seed uint64, n, rounds int, ops []op, stdout io.Write
 		rows = append(rows, row)
 		labels = append(labels, fmt.Sprintf("%s (%d)", w.name, cn))
 	}
-	title := fmt.Sprintf("sext: MB/s of encoding, best of %d rounds (%s, %d CPUs, %s, %s)",
-		rounds, cpuModel(), runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
+	title := fmt.Sprintf("sext: MB/s of encoding, best of %d rounds by the %s clock (%s, %d CPUs, %s, %s)",
+		rounds, clockName(), cpuModel(), runtime.NumCPU(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 	f, err := os.Create(file)
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func writeChart(w io.Writer, title string, labels []string, rows [][]result) err
 
 func fmtNum(v float64) string {
 	switch {
-	case v >= 100:
+	case v >= 100, v == math.Trunc(v):
 		return fmt.Sprintf("%.0f", v)
 	case v >= 10:
 		return fmt.Sprintf("%.1f", v)
