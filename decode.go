@@ -32,6 +32,7 @@ type decoder struct {
 type scratchSpace struct {
 	stack   []term.Term // list elements being collected
 	konts   []kont      // the continuation stack of valueCPS
+	outers  [][]byte    // inputs that descending terms interrupt, for valueCPS
 	scratch []byte      // unframed bytes of atoms, numbers and nodes
 }
 
@@ -54,8 +55,8 @@ func (d *decoder) release() {
 		return
 	}
 	clear(d.stack)
-	clear(d.konts)
-	*d.home = scratchSpace{stack: d.stack[:0], konts: d.konts[:0], scratch: d.scratch[:0]}
+	clear(d.outers)
+	*d.home = scratchSpace{stack: d.stack[:0], konts: d.konts[:0], outers: d.outers[:0], scratch: d.scratch[:0]}
 	scratchPool.Put(d.home)
 }
 
@@ -425,7 +426,13 @@ func complementWords(adj []byte, words int) (uint64, *big.Int, bool) {
 		u, _, _ := bytesToInt(adj)
 		return ^u, nil, true
 	}
-	full := make([]byte, 8*words)
+	var small [64]byte // most bignums; SetBytes copies out of it
+	full := small[:0]
+	if 8*words > len(small) {
+		full = make([]byte, 8*words)
+	}
+	full = full[:8*words]
+	clear(full)
 	copy(full[len(full)-len(adj):], adj)
 	for i := range full {
 		full[i] = ^full[i]
@@ -436,9 +443,9 @@ func complementWords(adj []byte, words int) (uint64, *big.Int, bool) {
 func intTerm(neg bool, u uint64, b *big.Int) term.Term {
 	switch {
 	case b != nil && neg:
-		return term.BigInt(b.Neg(b))
+		return term.OwnedBigInt(b.Neg(b))
 	case b != nil:
-		return term.BigInt(b)
+		return term.OwnedBigInt(b)
 	case neg && u <= 1<<63:
 		return term.Int(int64(-u))
 	case neg:

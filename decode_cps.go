@@ -12,22 +12,21 @@ import "github.com/erlsext/sext/term"
 type kontKind uint8
 
 const (
-	kTuple    kontKind = iota // filling elems[i]
+	kTuple    kontKind = iota // collecting n elements on d.stack from start
+	kMap                      // collecting n keys and values, alternating, likewise
 	kList                     // collecting elements on d.stack from start
 	kListTail                 // decoding an improper tail
-	kMapKey                   // decoding entries[i].Key
-	kMapValue                 // decoding entries[i].Value
 	kDesc                     // decoding a descending term's inner bytes
 )
 
+// kont is a frame. It holds no pointers: children wait on d.stack, and the
+// input a descending term interrupts waits on d.outers. So pushing and
+// popping frames costs no garbage collector write barriers.
 type kont struct {
-	kind    kontKind
-	i       int
-	start   int // kList, kListTail: where its elements start on d.stack; kDesc: the tag's offset
-	end     int // kDesc: the offset after the term in the outer input
-	elems   []term.Term
-	entries []term.MapEntry
-	outer   []byte // kDesc: the enclosing input
+	kind  kontKind
+	n     int // kTuple: elements; kMap: entries
+	start int // where the frame's children start on d.stack; kDesc: the tag's offset
+	end   int // kDesc: the offset after the term in the outer input
 }
 
 // valueCPS decodes the term at pos. It is the recursive decoder's
@@ -53,7 +52,7 @@ descend:
 				v = term.Tuple()
 				break
 			}
-			d.konts = append(d.konts, kont{kind: kTuple, elems: make([]term.Term, n)})
+			d.konts = append(d.konts, kont{kind: kTuple, n: n, start: len(d.stack)})
 			continue descend
 
 		case tagList:
@@ -67,7 +66,7 @@ descend:
 					v = term.Map()
 					break
 				}
-				d.konts = append(d.konts, kont{kind: kMapKey, entries: make([]term.MapEntry, n)})
+				d.konts = append(d.konts, kont{kind: kMap, n: n, start: len(d.stack)})
 				continue descend
 			}
 			if err := d.enter(pos, len(d.konts)); err != nil {
@@ -90,7 +89,8 @@ descend:
 			if err != nil {
 				return d.fail(err)
 			}
-			d.konts = append(d.konts, kont{kind: kDesc, start: pos, end: end, outer: d.buf})
+			d.konts = append(d.konts, kont{kind: kDesc, start: pos, end: end})
+			d.outers = append(d.outers, d.buf)
 			d.buf, pos = inner, 0
 			continue descend
 
@@ -106,12 +106,11 @@ descend:
 			k := &d.konts[len(d.konts)-1]
 			switch k.kind {
 			case kTuple:
-				k.elems[k.i] = v
-				k.i++
-				if k.i < len(k.elems) {
+				d.stack = append(d.stack, v)
+				if len(d.stack)-k.start < k.n {
 					continue descend
 				}
-				v = term.Tuple(k.elems...)
+				v = term.Tuple(d.takeList(k.start)...)
 			case kList:
 				d.stack = append(d.stack, v)
 				var done bool
@@ -123,24 +122,21 @@ descend:
 				}
 				continue // listNext finished the list and popped its frame
 			case kListTail:
-				v = term.ImproperList(d.takeList(k.start), v)
-			case kMapKey:
-				k.entries[k.i].Key = v
-				k.kind = kMapValue
-				continue descend
-			case kMapValue:
-				k.entries[k.i].Value = v
-				k.i++
-				if k.i < len(k.entries) {
-					k.kind = kMapKey
+				d.stack = append(d.stack, v)
+				v = term.ListWithTail(d.takeList(k.start)...)
+			case kMap:
+				d.stack = append(d.stack, v)
+				if len(d.stack)-k.start < 2*k.n {
 					continue descend
 				}
-				v = term.Map(k.entries...)
+				v = term.Map(d.takeEntries(k.start)...)
 			case kDesc:
 				if pos != len(d.buf) {
 					return d.fail(errAt(pos, ErrTrailing, ""))
 				}
-				d.buf, pos = k.outer, k.end
+				d.buf, pos = d.outers[len(d.outers)-1], k.end
+				d.outers[len(d.outers)-1] = nil
+				d.outers = d.outers[:len(d.outers)-1]
 				v = term.Desc(v)
 			}
 			d.pop()
@@ -171,23 +167,34 @@ func (d *decoder) listNext(pos int) (v term.Term, next int, done bool, err error
 	return term.Term{}, pos, false, nil
 }
 
-func (d *decoder) pop() {
-	d.konts[len(d.konts)-1] = kont{}
-	d.konts = d.konts[:len(d.konts)-1]
+func (d *decoder) pop() { d.konts = d.konts[:len(d.konts)-1] }
+
+// takeEntries moves the keys and values collected since start into map
+// entries.
+func (d *decoder) takeEntries(start int) []term.MapEntry {
+	kv := d.stack[start:]
+	entries := make([]term.MapEntry, len(kv)/2)
+	for i := range entries {
+		entries[i] = term.MapEntry{Key: kv[2*i], Value: kv[2*i+1]}
+	}
+	clear(kv)
+	d.stack = d.stack[:start]
+	return entries
 }
 
 // fail unwinds the stack after an error. An error inside a descending
 // term's inner bytes is reported at the outermost such term's tag, as the
 // recursive decoder reports it.
 func (d *decoder) fail(err error) (term.Term, int, error) {
-	for i, k := range d.konts {
+	for _, k := range d.konts {
 		if k.kind == kDesc {
 			err = inDesc(err, k.start)
-			d.buf = d.konts[i].outer
+			d.buf = d.outers[0]
 			break
 		}
 	}
-	clear(d.konts)
+	clear(d.outers)
+	d.outers = d.outers[:0]
 	d.konts = d.konts[:0]
 	return term.Term{}, 0, err
 }

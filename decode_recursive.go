@@ -49,7 +49,8 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 					return term.Term{}, 0, err
 				}
 				d.depth--
-				return term.ImproperList(d.takeList(start), tail), end, nil
+				d.stack = append(d.stack, tail)
+				return term.ListWithTail(d.takeList(start)...), end, nil
 			}
 			x, end, err := d.valueRecursive(p)
 			if err != nil {

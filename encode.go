@@ -35,10 +35,13 @@ const (
 )
 
 type encoder struct {
-	opts  Options
-	depth int    // compounds open
-	words uint32 // the word count of the last negative bignum written
+	opts     Options
+	maxDepth int
+	depth    int    // compounds open
+	words    uint32 // the word count of the last negative bignum written
 }
+
+func newEncoder(o Options) encoder { return encoder{opts: o, maxDepth: o.maxDepth()} }
 
 // errEncodeDepth: the decoders would refuse what the encoder wrote, and
 // the encoder's recursion is bounded too.
@@ -50,9 +53,12 @@ func isCompound(k term.Kind) bool {
 
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 	if !isCompound(t.Kind()) {
+		if i, ok := t.Int64(); ok && i >= 0 && i <= max31 { // the commonest leaf
+			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(i)<<1), nil
+		}
 		return e.appendLeaf(dst, t)
 	}
-	if e.depth >= e.opts.maxDepth() {
+	if e.depth >= e.maxDepth {
 		return dst, errEncodeDepth
 	}
 	e.depth++
@@ -163,6 +169,8 @@ func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
 			return dst, &EncodeError{Err: ErrUnencodable, Detail: "atom is not valid UTF-8"}
 		}
 		dst = append(dst, name...)
+	} else if isASCII(name) { // the same bytes in Latin-1
+		dst = append(dst, name...)
 	} else {
 		for i := 0; i < len(name); {
 			if c := name[i]; c < utf8.RuneSelf {
@@ -180,6 +188,15 @@ func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
 		}
 	}
 	return frameTail(dst, start, 8*(len(dst)-start), false), nil
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // appendNode frames a node name. Erlang's external format, which the

@@ -229,7 +229,11 @@ func (c *encCtx) open() error {
 }
 
 // encoder returns an encoder for a term to be written at c's depth.
-func (c *encCtx) encoder() encoder { return encoder{opts: c.opts, depth: c.nest} }
+func (c *encCtx) encoder() encoder {
+	e := newEncoder(c.opts)
+	e.depth = c.nest
+	return e
+}
 
 // appendFunc appends the encoding of v; termFunc converts v to a term.
 // Compiled once per type (codecFor), they are the two halves of every
@@ -342,21 +346,21 @@ func (e *encoder) appendInt64(dst []byte, i int64) []byte {
 }
 
 func appendInt(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	return e.appendInt64(dst, v.Int()), nil
 }
 
 func termInt(v reflect.Value, _ encCtx) (term.Term, error) { return term.Int(v.Int()), nil }
 
 func appendUint(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	return e.appendIntPart(dst, magnitude{u: v.Uint()}, false, false), nil
 }
 
 func termUint(v reflect.Value, _ encCtx) (term.Term, error) { return term.Uint(v.Uint()), nil }
 
 func appendFloatValue(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	out, err := e.appendFloat(dst, v.Float())
 	if err != nil {
 		return dst, encodeErr(err)
@@ -384,7 +388,7 @@ func termBinaryString(v reflect.Value, _ encCtx) (term.Term, error) {
 }
 
 func appendAtomString(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	out, err := e.appendAtom(append(dst, tagAtom), v.String())
 	if err != nil {
 		return dst, encodeErr(err)
@@ -400,7 +404,7 @@ func appendCharlist(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
 	if err := c.open(); err != nil {
 		return dst, err
 	}
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	s := v.String()
 	start := len(dst)
 	dst = append(dst, tagList)
@@ -479,7 +483,7 @@ func bigTimeNanos(t time.Time) *big.Int {
 
 func appendTime(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
 	t := valueOf[time.Time](v)
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	if ns, ok := timeNanos(t); ok {
 		return e.appendInt64(dst, ns), nil
 	}
@@ -506,7 +510,7 @@ func bigOf(v reflect.Value) *big.Int {
 
 func appendBig(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
 	b := bigOf(v)
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	if b.IsInt64() {
 		return e.appendInt64(dst, b.Int64()), nil
 	}

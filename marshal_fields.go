@@ -306,7 +306,7 @@ func (s *structCodec) append(dst []byte, v reflect.Value, c encCtx) ([]byte, err
 	} else {
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(s.fields)))
 	}
-	e := encoder{opts: c.opts}
+	e := newEncoder(c.opts)
 	var err error
 	for i := range s.fields {
 		f := &s.fields[i]

@@ -66,7 +66,7 @@ func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
 
 // Append appends the encoding of t under o to dst.
 func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
-	e := encoder{opts: o}
+	e := newEncoder(o)
 	return e.appendTerm(dst, t)
 }
 

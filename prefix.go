@@ -56,7 +56,7 @@ func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPref
 
 // AppendPrefix appends the prefix of pattern under o to dst.
 func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
-	e := encoder{opts: o}
+	e := newEncoder(o)
 	dst, _, err := e.appendPrefix(dst, pattern)
 	return dst, err
 }
@@ -70,7 +70,7 @@ func (e *encoder) appendPrefix(dst []byte, t term.Term) ([]byte, bool, error) {
 		dst, err := e.appendLeaf(dst, t)
 		return dst, false, err
 	}
-	if e.depth >= e.opts.maxDepth() {
+	if e.depth >= e.maxDepth {
 		return dst, false, errEncodeDepth
 	}
 	e.depth++

@@ -104,6 +104,16 @@ func (t Term) Kind() Kind { return t.kind }
 // Int returns the integer i.
 func Int(i int64) Term { return Term{kind: KindInt, num: uint64(i)} }
 
+// OwnedBigInt returns the integer b, keeping b itself rather than a copy:
+// the caller must not change b afterwards. BigInt is the safe form; this
+// one saves a decoder two allocations for every bignum.
+func OwnedBigInt(b *big.Int) Term {
+	if b.IsInt64() {
+		return Int(b.Int64())
+	}
+	return Term{kind: KindInt, ptr: unsafe.Pointer(b)}
+}
+
 // Uint returns the integer u.
 func Uint(u uint64) Term {
 	if u <= math.MaxInt64 {
@@ -187,6 +197,21 @@ func ImproperList(elems []Term, tail Term) Term {
 	}
 	all := append(elems[:len(elems):len(elems)], tail)
 	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all)), tail: true}
+}
+
+// ListWithTail returns the list whose elements are all of s but the last,
+// and whose tail is the last: ListWithTail(a, b, t) is [a, b | t]. It keeps
+// s without copying unless the tail is itself a list, which is joined on
+// as ImproperList does.
+func ListWithTail(s ...Term) Term {
+	n := len(s)
+	if n == 0 {
+		return Term{}
+	}
+	if tail := s[n-1]; n == 1 || tail.kind == KindList {
+		return ImproperList(s[:n-1], tail)
+	}
+	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(n), tail: true}
 }
 
 // Map returns the map of entries. It takes entries over: they are sorted in
