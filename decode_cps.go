@@ -72,14 +72,17 @@ descend:
 			if err := d.enter(pos, len(d.konts)); err != nil {
 				return d.fail(err)
 			}
+			pos++
+			if pos < len(d.buf) && d.buf[pos] == markEnd {
+				v, pos = term.List(), pos+1
+				break
+			}
 			d.konts = append(d.konts, kont{kind: kList, start: len(d.stack)})
-			var done bool
-			if v, pos, done, err = d.listNext(pos + 1); err != nil {
-				return d.fail(err)
+			if pos < len(d.buf) && (d.buf[pos] == markImproper || d.buf[pos] == markBitTail) {
+				d.konts[len(d.konts)-1].kind = kListTail
+				pos++
 			}
-			if !done {
-				continue descend
-			}
+			continue descend
 
 		case tagDesc:
 			if err := d.enter(pos, len(d.konts)); err != nil {
@@ -112,15 +115,21 @@ descend:
 				}
 				v = term.Tuple(d.takeList(k.start)...)
 			case kList:
+				// What follows an element: the end, a tail, or another one.
 				d.stack = append(d.stack, v)
-				var done bool
-				if v, pos, done, err = d.listNext(pos); err != nil {
-					return d.fail(err)
+				if pos >= len(d.buf) {
+					return d.fail(errAt(pos, ErrTruncated, "list"))
 				}
-				if !done {
+				switch d.buf[pos] {
+				case markEnd:
+					v, pos = term.List(d.takeList(k.start)...), pos+1
+				case markImproper, markBitTail:
+					k.kind = kListTail
+					pos++
+					continue descend
+				default:
 					continue descend
 				}
-				continue // listNext finished the list and popped its frame
 			case kListTail:
 				d.stack = append(d.stack, v)
 				v = term.ListWithTail(d.takeList(k.start)...)
@@ -143,28 +152,6 @@ descend:
 		}
 		return v, pos, nil
 	}
-}
-
-// listNext looks at the byte after a list's tag or its last element. At
-// the end marker it finishes the list, pops its frame and returns the list
-// (done). Otherwise it returns where the next term to decode starts: an
-// element, or the tail after a tail marker, for which the frame becomes
-// kListTail.
-func (d *decoder) listNext(pos int) (v term.Term, next int, done bool, err error) {
-	if pos >= len(d.buf) {
-		return term.Term{}, 0, false, errAt(pos, ErrTruncated, "list")
-	}
-	k := &d.konts[len(d.konts)-1]
-	switch d.buf[pos] {
-	case markEnd:
-		v := term.List(d.takeList(k.start)...)
-		d.pop()
-		return v, pos + 1, true, nil
-	case markImproper, markBitTail:
-		k.kind = kListTail
-		return term.Term{}, pos + 1, false, nil
-	}
-	return term.Term{}, pos, false, nil
 }
 
 func (d *decoder) pop() { d.konts = d.konts[:len(d.konts)-1] }
