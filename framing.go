@@ -84,28 +84,26 @@ func frameTail(dst []byte, start, nbits int, neg bool) []byte {
 	return dst
 }
 
-// spread places the eight bytes of x, each after a 1 bit, into the first
-// 64 bits of a group; the last byte, shifted out whole, is stored apart.
+// spread places the first seven bytes of x, each after a 1 bit, into the
+// first 64 bits of a group; the last byte, shifted out whole, is stored
+// apart. Byte i moves i+1 bits down, done as three shifts of 4, 2 and 1
+// bits applied to the bytes whose distance has that bit set: bytes never
+// come closer than eight bits, so the moves cannot collide.
 func spread(x uint64) uint64 {
-	return unitMarks |
-		x&0xFF00000000000000>>1 |
-		x&0x00FF000000000000>>2 |
-		x&0x0000FF0000000000>>3 |
-		x&0x000000FF00000000>>4 |
-		x&0x00000000FF000000>>5 |
-		x&0x0000000000FF0000>>6 |
-		x&0x000000000000FF00>>7
+	x &^= 0xFF
+	x = x&^0x000000ffffffff00 | x&0x000000ffffffff00>>4
+	x = x&^0x00ffff00000ffff0 | x&0x00ffff00000ffff0>>2
+	x = x&^0xff003fc00ff003fc | x&0xff003fc00ff003fc>>1
+	return x | unitMarks
 }
 
-// gather is the inverse of spread: the first seven bytes of a group.
+// gather is the inverse of spread: the first seven bytes of a group, with
+// the markers dropped and the moves undone in the opposite order.
 func gather(h uint64) uint64 {
-	return h<<1&0xFF00000000000000 |
-		h<<2&0x00FF000000000000 |
-		h<<3&0x0000FF0000000000 |
-		h<<4&0x000000FF00000000 |
-		h<<5&0x00000000FF000000 |
-		h<<6&0x0000000000FF0000 |
-		h<<7&0x000000000000FF00
+	x := h &^ unitMarks
+	x = x&^0x7f801fe007f801fe | x&0x7f801fe007f801fe<<1
+	x = x&^0x003fffc00003fffc | x&0x003fffc00003fffc<<2
+	return x&^0x0000000ffffffff0 | x&0x0000000ffffffff0<<4
 }
 
 // appendFrame appends the framing of the first nbits bits of src.
@@ -137,7 +135,7 @@ func scanFrame(b []byte, pos int, inv byte) (frame, error) {
 	inv64 := uint64(inv) * 0x0101010101010101
 	p, units := pos, 0
 	for p+9 <= len(b) {
-		h := binary.BigEndian.Uint64(b[p:]) ^ inv64
+		h := binary.BigEndian.Uint64(b[p:p+8:p+8]) ^ inv64
 		if h&unitMarks != unitMarks {
 			break
 		}
@@ -189,8 +187,9 @@ func unframe(dst, b []byte, pos int, f frame, inv byte) error {
 	inv64 := uint64(inv) * 0x0101010101010101
 	n := 0
 	for ; n+8 <= f.units; n += 8 {
-		h := binary.BigEndian.Uint64(b[pos:]) ^ inv64
-		binary.BigEndian.PutUint64(dst[n:], gather(h)|uint64(b[pos+8]^inv))
+		g := b[pos : pos+9 : pos+9] // one bounds check for the group
+		h := binary.BigEndian.Uint64(g) ^ inv64
+		binary.BigEndian.PutUint64(dst[n:n+8:n+8], gather(h)|uint64(g[8]^inv))
 		pos += 9
 	}
 	if n < f.units {
