@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "db", summary: "an ordered term store: put, get, del, scan, load, stats", run: runDB})
+	register(&command{name: "db", summary: "an ordered term store: put, get, del, scan, load, stats, watch", run: runDB})
 }
 
 const dbAbout = `
@@ -35,6 +35,13 @@ subcommands:
   load FILE          read "TERM<TAB>VALUE" lines from FILE (- for stdin)
                      and store them in batches; flags: --batch N
   stats              describe the store; --exact counts the keys
+  watch PATTERN      (--etcd only) print each change to a key that matches
+                     PATTERN as it happens; flags: --from REV, --limit N
+
+With --etcd ENDPOINTS (comma-separated host:port or URLs) in place of
+--dir DIR, the store is an etcd cluster: the same subcommands, plus watch.
+Each call to the cluster gives up after --timeout (5s by default), as it
+does when fewer than a quorum of members are up.
 
 put and load create DIR (not its parent); the others need an existing
 store. A key in the store that is no sext encoding (written by another
@@ -45,7 +52,8 @@ as stored, so a value with a newline in it breaks the line format.
 examples:
   sext db --dir /tmp/shop put "{order, 42, #Desc<1735689600>, 7}" 12.50
   sext db --dir /tmp/shop scan "{order, 42, '_', '_'}" --limit 10
-  sext db --dir /tmp/shop scan "{order, 40, '_', '_'}" --to "{order, 49, '_', '_'}" --count`
+  sext db --dir /tmp/shop scan "{order, 40, '_', '_'}" --to "{order, 49, '_', '_'}" --count
+  sext db --etcd 127.0.0.1:2379 watch "{job, q1, ready, '_'}"`
 
 // dbSub is a db subcommand: it gets the store directory and its own
 // arguments.
@@ -66,18 +74,21 @@ func init() {
 		"scan":  {"sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count]", scanAbout, dbScan},
 		"load":  {"sext db --dir DIR load [--batch N] FILE", loadAbout, dbLoad},
 		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count.", dbStats},
+		"watch": {"sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
 	}
 }
 
 func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("db", "sext db --dir DIR SUBCOMMAND [flags] [args]", dbAbout)
-	dir := fs.String("dir", "", "the store's directory (required)")
+	dir := fs.String("dir", "", "the store's directory (this or --etcd is required)")
+	etcd := fs.String("etcd", "", "use the etcd cluster at these comma-separated `ENDPOINTS` instead of a directory")
+	timeout := fs.Duration("timeout", 5*time.Second, "with --etcd, how long each call to the cluster may take")
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(args) == 0 {
-		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load or stats")
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats or watch")
 	}
 	sub, ok := dbSubs[args[0]]
 	if !ok {
@@ -89,8 +100,15 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			wantsHelp = true
 		}
 	}
-	if *dir == "" && !wantsHelp {
-		return fs.usageError(stderr, "--dir DIR is required")
+	if *dir == "" && *etcd == "" && !wantsHelp {
+		return fs.usageError(stderr, "--dir DIR is required (or --etcd ENDPOINTS)")
+	}
+	if *dir != "" && *etcd != "" {
+		return fs.usageError(stderr, "--dir and --etcd exclude each other")
+	}
+	dbEtcd = etcdTarget{}
+	if *etcd != "" {
+		dbEtcd = etcdTarget{endpoints: strings.Split(*etcd, ","), timeout: *timeout}
 	}
 	return sub.run(*dir, args[1:], stdin, stdout, stderr)
 }
@@ -119,6 +137,9 @@ func parseAll(fs *flagSet, args []string, stdout, stderr io.Writer) (pos []strin
 
 // openStore opens the store in dir, reporting a failure on stderr.
 func openStore(dir string, opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+	if dbEtcd.endpoints != nil {
+		return openEtcdStore(stderr)
+	}
 	s, err := store.Open(dir, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "sext: %v\n", err)
@@ -307,10 +328,13 @@ out; the others are loaded, and the exit status is then 1.`
 
 func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("load")
-	batch := fs.Int("batch", 10000, "lines per atomic batch")
+	batch := fs.Int("batch", 10000, "lines per atomic batch (with --etcd, 128: etcd's default limit of writes per transaction)")
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if dbEtcd.endpoints != nil && !flagGiven(fs, "batch") {
+		*batch = etcdDefaultBatch
 	}
 	if len(args) != 1 {
 		return fs.usageError(stderr, "want one FILE (- for stdin)")
@@ -467,8 +491,14 @@ func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 		if bad > 0 {
 			fmt.Fprintf(out.out, "foreign    %s keys that are no sext encoding\n", commas(bad))
 		}
+	} else if st.Backend == "etcd" {
+		fmt.Fprintf(out.out, "keys       %s (counted by the cluster)\n", commas(int64(st.KeysEstimate)))
 	} else {
 		fmt.Fprintf(out.out, "keys       ~%s (estimated from flushed tables; --exact counts)\n", commas(int64(st.KeysEstimate)))
+	}
+	if st.Backend == "etcd" {
+		fmt.Fprintf(out.out, "db size    %s (the database of the member that answered)\n", humanBytes(st.DiskBytes))
+		return closeStore(s, out.finish(), stderr)
 	}
 	fmt.Fprintf(out.out, "disk       %s\n", humanBytes(st.DiskBytes))
 	fmt.Fprintf(out.out, "tables     %d\n", st.Tables)

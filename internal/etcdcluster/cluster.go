@@ -1,0 +1,393 @@
+// Package etcdcluster runs a real etcd cluster for tests: a few members
+// on loopback ports, each in its own data directory under the test's
+// temporary directory, started from the etcd binary on PATH (Debian's
+// etcd-server package installs /usr/bin/etcd) and killed, process group
+// and all, when the test ends.
+//
+// Where etcd is not installed the test is skipped, except under CI (the
+// CI environment variable set), where that is a failure: CI must run
+// these tests, and its script installs etcd.
+package etcdcluster
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+)
+
+// Options configures Start.
+type Options struct {
+	// Members is the number of members; 0 means 3.
+	Members int
+	// MaxTxnOps is the server's limit of writes in one transaction; 0
+	// means 1024, above etcd's default of 128, so that tests can load in
+	// large batches.
+	MaxTxnOps int
+	// StartTimeout bounds the wait for a leader; 0 means 20 s.
+	StartTimeout time.Duration
+}
+
+// Cluster is a running test cluster.
+type Cluster struct {
+	t       testing.TB
+	bin     string
+	dir     string
+	opts    Options
+	Members []*Member
+}
+
+// Member is one etcd process.
+type Member struct {
+	Name      string
+	DataDir   string
+	ClientURL string // http://127.0.0.1:PORT
+	PeerURL   string
+	LogPath   string
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when cmd has been waited for
+}
+
+// Binary returns the path of the etcd binary, skipping the test if there
+// is none, or failing it under CI.
+func Binary(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("etcd")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("etcd is not installed, and CI must run the etcd tests: apt-get install etcd-server (%v)", err)
+		}
+		t.Skipf("etcd is not installed; skipping the etcd tests (apt-get install etcd-server to run them): %v", err)
+	}
+	return bin
+}
+
+// Start starts a cluster and waits until it has a leader and answers a
+// linearizable read. The cluster is stopped when the test ends.
+func Start(t testing.TB, opts Options) *Cluster {
+	t.Helper()
+	bin := Binary(t)
+	if opts.Members <= 0 {
+		opts.Members = 3
+	}
+	if opts.MaxTxnOps <= 0 {
+		opts.MaxTxnOps = 1024
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = 20 * time.Second
+	}
+	// Ports are picked free and then released, so another process may take
+	// one before etcd binds it; a fresh set of ports is the cure.
+	var err error
+	for attempt := range 3 {
+		c := &Cluster{t: t, bin: bin, dir: filepath.Join(t.TempDir(), fmt.Sprintf("cluster%d", attempt)), opts: opts}
+		if err = c.start(); err == nil {
+			t.Cleanup(c.StopAll)
+			return c
+		}
+		c.StopAll()
+		if !strings.Contains(c.logs(), "address already in use") {
+			break
+		}
+	}
+	t.Fatalf("etcdcluster: %v", err)
+	return nil
+}
+
+func (c *Cluster) start() error {
+	n := c.opts.Members
+	ports, err := freePorts(2 * n)
+	if err != nil {
+		return err
+	}
+	var initial []string
+	for i := range n {
+		m := &Member{
+			Name:      fmt.Sprintf("m%d", i),
+			ClientURL: fmt.Sprintf("http://127.0.0.1:%d", ports[2*i]),
+			PeerURL:   fmt.Sprintf("http://127.0.0.1:%d", ports[2*i+1]),
+		}
+		m.DataDir = filepath.Join(c.dir, m.Name)
+		m.LogPath = filepath.Join(c.dir, m.Name+".log")
+		c.Members = append(c.Members, m)
+		initial = append(initial, m.Name+"="+m.PeerURL)
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return err
+	}
+	token := fmt.Sprintf("sext-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	for _, m := range c.Members {
+		args := []string{
+			"--name", m.Name,
+			"--data-dir", m.DataDir,
+			"--listen-client-urls", m.ClientURL,
+			"--advertise-client-urls", m.ClientURL,
+			"--listen-peer-urls", m.PeerURL,
+			"--initial-advertise-peer-urls", m.PeerURL,
+			"--initial-cluster", strings.Join(initial, ","),
+			"--initial-cluster-state", "new",
+			"--initial-cluster-token", token,
+			"--max-txn-ops", fmt.Sprint(c.opts.MaxTxnOps),
+			"--logger", "zap",
+			"--log-outputs", "stderr",
+			"--log-level", "warn",
+		}
+		if err := c.launch(m, args); err != nil {
+			return err
+		}
+	}
+	return c.WaitReady(c.opts.StartTimeout)
+}
+
+// launch starts m's process with args, keeping the args for a restart.
+func (c *Cluster) launch(m *Member, args []string) error {
+	logf, err := os.OpenFile(m.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close() // the child has its own copy
+	cmd := exec.Command(c.bin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = cleanEnv()
+	cmd.SysProcAttr = procAttr()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	m.mu.Lock()
+	m.cmd, m.exited = cmd, exited
+	m.mu.Unlock()
+	return nil
+}
+
+// cleanEnv is the environment without ETCD_* variables, which etcd would
+// read as flags.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ETCD_") && !strings.HasPrefix(kv, "ETCDCTL_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// freePorts returns n distinct loopback ports that were free a moment ago.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// Endpoints returns every member's client URL, running or not.
+func (c *Cluster) Endpoints() []string {
+	var eps []string
+	for _, m := range c.Members {
+		eps = append(eps, m.ClientURL)
+	}
+	return eps
+}
+
+// Running reports whether member i's process is alive.
+func (c *Cluster) Running(i int) bool {
+	m := c.Members[i]
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cmd == nil {
+		return false
+	}
+	select {
+	case <-m.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// Stop kills member i (SIGKILL to its process group: a crash, not a
+// shutdown) and waits for it to exit.
+func (c *Cluster) Stop(i int) {
+	m := c.Members[i]
+	m.mu.Lock()
+	cmd, exited := m.cmd, m.exited
+	m.cmd = nil
+	m.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	kill(cmd)
+	<-exited
+}
+
+// StopAll kills every member. It is registered as the test's cleanup.
+func (c *Cluster) StopAll() {
+	for i := range c.Members {
+		c.Stop(i)
+	}
+	if c.t.Failed() {
+		c.t.Logf("etcd logs (tail):\n%s", c.logs())
+	}
+}
+
+// Restart starts member i again on its data directory and ports. It does
+// not wait for the cluster; see WaitReady.
+func (c *Cluster) Restart(i int) {
+	c.t.Helper()
+	m := c.Members[i]
+	if c.Running(i) {
+		return
+	}
+	args := []string{
+		"--name", m.Name,
+		"--data-dir", m.DataDir,
+		"--listen-client-urls", m.ClientURL,
+		"--advertise-client-urls", m.ClientURL,
+		"--listen-peer-urls", m.PeerURL,
+		"--initial-advertise-peer-urls", m.PeerURL,
+		"--max-txn-ops", fmt.Sprint(c.opts.MaxTxnOps),
+		"--logger", "zap",
+		"--log-outputs", "stderr",
+		"--log-level", "warn",
+	}
+	if err := c.launch(m, args); err != nil {
+		c.t.Fatalf("etcdcluster: restart %s: %v", m.Name, err)
+	}
+}
+
+// WaitReady waits until every running member reports the same leader and
+// a linearizable read through the running members succeeds.
+func (c *Cluster) WaitReady(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last error
+	for time.Now().Before(deadline) {
+		if _, err := c.leader(); err == nil {
+			return nil
+		} else {
+			last = err
+		}
+		for i, m := range c.Members {
+			m.mu.Lock()
+			cmd, exited := m.cmd, m.exited
+			m.mu.Unlock()
+			if cmd == nil {
+				continue
+			}
+			select {
+			case <-exited:
+				return fmt.Errorf("member %d exited: %s", i, tail(m.LogPath, 5))
+			default:
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("no leader within %v: %v", timeout, last)
+}
+
+// Leader returns the index of the leader, failing the test if the running
+// members do not agree on one.
+func (c *Cluster) Leader() int {
+	c.t.Helper()
+	i, err := c.leader()
+	if err != nil {
+		c.t.Fatalf("etcdcluster: %v", err)
+	}
+	return i
+}
+
+func (c *Cluster) leader() (int, error) {
+	var eps []string
+	for i, m := range c.Members {
+		if c.Running(i) {
+			eps = append(eps, m.ClientURL)
+		}
+	}
+	if len(eps) == 0 {
+		return -1, errors.New("no member running")
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps, Logger: zap.NewNop(), DialTimeout: time.Second})
+	if err != nil {
+		return -1, err
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var leader uint64
+	ids := map[uint64]int{}
+	for i, m := range c.Members {
+		if !c.Running(i) {
+			continue
+		}
+		st, err := cli.Status(ctx, m.ClientURL)
+		if err != nil {
+			return -1, fmt.Errorf("%s: %w", m.Name, err)
+		}
+		ids[st.Header.MemberId] = i
+		if st.Leader == 0 || leader != 0 && st.Leader != leader {
+			return -1, fmt.Errorf("%s: leader %x, others %x", m.Name, st.Leader, leader)
+		}
+		leader = st.Leader
+	}
+	if _, err := cli.Get(ctx, "etcdcluster-health"); err != nil {
+		return -1, err
+	}
+	i, ok := ids[leader]
+	if !ok {
+		return -1, fmt.Errorf("leader %x is not a running member", leader)
+	}
+	return i, nil
+}
+
+// logs returns the tails of every member's log.
+func (c *Cluster) logs() string {
+	var b strings.Builder
+	for _, m := range c.Members {
+		fmt.Fprintf(&b, "--- %s\n%s\n", m.Name, tail(m.LogPath, 15))
+	}
+	return b.String()
+}
+
+// tail returns the last n lines of a file.
+func tail(path string, n int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if len(lines) > n {
+			lines = lines[1:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,339 @@
+package etcdkv_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/storetest"
+	"github.com/erlsext/sext/term"
+)
+
+// TestEtcd runs everything that needs a healthy cluster on one
+// three-member cluster, each part in its own key prefix; TestFaults has
+// a cluster of its own to break.
+func TestEtcd(t *testing.T) {
+	c := etcdcluster.Start(t, etcdcluster.Options{})
+	t.Run("Conformance", func(t *testing.T) { storetest.Run(t, opener(c)) })
+	t.Run("Paging", func(t *testing.T) { testPaging(t, c) })
+	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, c) })
+	t.Run("Batches", func(t *testing.T) { testBatches(t, c) })
+	t.Run("Stats", func(t *testing.T) { testStats(t, c) })
+	t.Run("Watch", func(t *testing.T) { testWatchJobs(t, c) })
+	t.Run("Rates", func(t *testing.T) { testRates(t, c) })
+}
+
+var prefixes atomic.Int64
+
+// opener returns storetest's open: a new, empty KV each call. The first
+// call has no prefix, after emptying the whole cluster, so that the
+// suite's raw-key checks ("\x00", "\xff\xff", unbounded ranges) meet
+// etcd's own keyspace edges; later calls each get a prefix of their own,
+// because the suite opens a new store while the last one still holds its
+// keys.
+func opener(c *etcdcluster.Cluster) func(t *testing.T) store.KV {
+	first := true
+	return func(t *testing.T) store.KV {
+		var opts etcdkv.Options
+		if first {
+			first = false
+			wipe(t, c)
+		} else {
+			opts.Prefix = fmt.Appendf(nil, "storetest/%d/", prefixes.Add(1))
+		}
+		return open(t, c, opts)
+	}
+}
+
+// open connects to c with opts; the caller closes the KV (Close is
+// idempotent, so a Store over it may close it too).
+func open(t *testing.T, c *etcdcluster.Cluster, opts etcdkv.Options) *etcdkv.KV {
+	t.Helper()
+	opts.Endpoints = c.Endpoints()
+	kv, err := etcdkv.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kv
+}
+
+// openT is open with the KV closed when the test ends.
+func openT(t *testing.T, c *etcdcluster.Cluster, opts etcdkv.Options) *etcdkv.KV {
+	kv := open(t, c, opts)
+	t.Cleanup(func() { kv.Close() })
+	return kv
+}
+
+// wipe deletes every key in the cluster.
+func wipe(t *testing.T, c *etcdcluster.Cluster) {
+	t.Helper()
+	kv := openT(t, c, etcdkv.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := kv.Client().Delete(ctx, "\x00", clientv3.WithFromKey()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testPaging checks cursors against brute force over small pages, so
+// that page boundaries fall everywhere, in particular between a key and
+// the same key with a 0x00 after it (the next page's lower bound).
+func testPaging(t *testing.T, c *etcdcluster.Cluster) {
+	r := rand.New(rand.NewPCG(8, 8))
+	alphabet := []byte{0x00, 0x01, 'a', 0xfe, 0xff}
+	randKey := func(min int) []byte {
+		k := make([]byte, min+r.IntN(4))
+		for i := range k {
+			k[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return k
+	}
+	// An all-0xFF prefix has no end: its ranges run to the end of the
+	// keyspace, the path that uses etcd's "from key" form.
+	for _, prefix := range []string{"paging/", "\xff\xff\xff"} {
+		kv := openT(t, c, etcdkv.Options{Prefix: []byte(prefix)})
+		set := map[string]bool{}
+		b := kv.NewBatch()
+		for range 300 {
+			k := randKey(1)
+			set[string(k)] = true
+			b.Set(k, append([]byte("v"), k...))
+		}
+		b.Set([]byte{}, []byte("the empty key")) // only a prefix makes it storable
+		set[""] = true
+		if err := b.Commit(true); err != nil {
+			t.Fatal(err)
+		}
+		all := slices.Sorted(func(yield func(string) bool) {
+			for k := range set {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		for _, pageSize := range []int{1, 2, 7, 1000} {
+			pkv := openT(t, c, etcdkv.Options{Prefix: []byte(prefix), PageSize: pageSize})
+			tries := 40
+			if pageSize == 1 {
+				tries = 5 // a request per key
+			}
+			for range tries {
+				var lower, upper []byte
+				if r.IntN(4) > 0 {
+					lower = randKey(0)
+				}
+				if r.IntN(4) > 0 {
+					upper = randKey(0)
+				}
+				reverse := r.IntN(2) == 0
+				var want []string
+				for _, k := range all {
+					if (lower == nil || k >= string(lower)) && (upper == nil || k < string(upper)) {
+						want = append(want, k)
+					}
+				}
+				if reverse {
+					slices.Reverse(want)
+				}
+				it, err := pkv.NewIter(lower, upper, reverse)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for it.Next() {
+					got = append(got, string(it.Key()))
+					if v := it.Value(); string(v) != "v"+string(it.Key()) && len(it.Key()) > 0 {
+						t.Errorf("value of %q = %q", it.Key(), v)
+					}
+				}
+				if err := it.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("prefix %q page %d: NewIter(%q, %q, reverse=%v) = %q, want %q", prefix, pageSize, lower, upper, reverse, got, want)
+				}
+			}
+		}
+	}
+}
+
+// testSnapshot checks that a cursor reads every page at its first page's
+// revision: writes made while it runs are not seen.
+func testSnapshot(t *testing.T, c *etcdcluster.Cluster) {
+	kv := openT(t, c, etcdkv.Options{Prefix: []byte("snapshot/"), PageSize: 3})
+	b := kv.NewBatch()
+	for i := range 20 {
+		b.Set(fmt.Appendf(nil, "k%02d", i), []byte("old"))
+	}
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	for _, reverse := range []bool{false, true} {
+		it, _ := kv.NewIter(nil, nil, reverse)
+		n := 0
+		for it.Next() {
+			if string(it.Value()) != "old" {
+				t.Errorf("reverse=%v: %s = %q, a write made after the cursor began", reverse, it.Key(), it.Value())
+			}
+			if n == 0 {
+				// Rewrite everything, add keys on both sides, delete some.
+				b := kv.NewBatch()
+				for i := range 20 {
+					b.Set(fmt.Appendf(nil, "k%02d", i), []byte("new"))
+				}
+				b.Set([]byte("a"), []byte("new"))
+				b.Set([]byte("z"), []byte("new"))
+				b.Delete([]byte("k10"))
+				if err := b.Commit(true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			n++
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if n != 20 {
+			t.Errorf("reverse=%v: cursor saw %d keys, want the 20 of its snapshot", reverse, n)
+		}
+		// Put things back for the other direction.
+		b := kv.NewBatch()
+		for i := range 20 {
+			b.Set(fmt.Appendf(nil, "k%02d", i), []byte("old"))
+		}
+		b.Delete([]byte("a"))
+		b.Delete([]byte("z"))
+		if err := b.Commit(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func testBatches(t *testing.T, c *etcdcluster.Cluster) {
+	kv := openT(t, c, etcdkv.Options{Prefix: []byte("batches/")})
+	get := func(k string) string {
+		v, err := kv.Get([]byte(k))
+		if errors.Is(err, store.ErrNotFound) {
+			return "<none>"
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(v)
+	}
+	// etcd refuses a transaction that writes a key twice; a batch lets
+	// the last write win.
+	b := kv.NewBatch()
+	b.Set([]byte("k"), []byte("1"))
+	b.Set([]byte("k"), []byte("2"))
+	b.Set([]byte("gone"), []byte("1"))
+	b.Delete([]byte("gone"))
+	b.Delete([]byte("back"))
+	b.Set([]byte("back"), []byte("3"))
+	if b.Count() != 6 {
+		t.Errorf("Count = %d, want 6", b.Count())
+	}
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	if got := get("k") + get("gone") + get("back"); got != "2<none>3" {
+		t.Errorf("after a batch with repeated keys: %q", got)
+	}
+	if err := b.Commit(true); !errors.Is(err, store.ErrBatchClosed) {
+		t.Errorf("second Commit: %v, want ErrBatchClosed", err)
+	}
+	if err := b.Set([]byte("x"), nil); !errors.Is(err, store.ErrBatchClosed) {
+		t.Errorf("Set after Commit: %v, want ErrBatchClosed", err)
+	}
+
+	// A batch over the server's --max-txn-ops (1024 on the test cluster)
+	// is refused whole: a batch is atomic, so it is not split.
+	s := store.New(kv)
+	sb := s.NewBatch()
+	for i := range 1100 {
+		sb.Put(term.Tuple(term.Atom("big"), term.Int(int64(i))), []byte("v"))
+	}
+	if err := s.Apply(sb); !errors.Is(err, etcdkv.ErrBatchTooLarge) {
+		t.Fatalf("Apply(1100 writes) error = %v, want ErrBatchTooLarge", err)
+	} else {
+		t.Logf("as expected: %v", err)
+	}
+	for _, err := range s.Scan(term.Tuple(term.Atom("big"), term.Atom("_")), store.ScanOptions{}) {
+		t.Fatalf("refused batch wrote something (err %v)", err)
+	}
+
+	// Without a member to talk to, calls fail within the timeout.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := l.Addr().String()
+	l.Close()
+	dkv, err := etcdkv.Open(etcdkv.Options{Endpoints: []string{dead}, Timeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dkv.Close()
+	start := time.Now()
+	_, err = dkv.Get([]byte("k"))
+	if !errors.Is(err, etcdkv.ErrUnavailable) || time.Since(start) > 3*time.Second {
+		t.Errorf("Get from no cluster: %v after %v, want ErrUnavailable within the 500ms timeout", err, time.Since(start))
+	} else {
+		t.Logf("as expected, after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	}
+}
+
+func testStats(t *testing.T, c *etcdcluster.Cluster) {
+	s := store.New(open(t, c, etcdkv.Options{Prefix: []byte("stats/")}))
+	defer s.Close()
+	b := s.NewBatch()
+	for i := range 123 {
+		b.Put(term.Tuple(term.Atom("k"), term.Int(int64(i))), nil)
+	}
+	if err := s.Apply(b); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Backend != "etcd" || st.KeysEstimate != 123 || st.DiskBytes == 0 {
+		t.Errorf("Stats = %+v, want etcd, 123 keys, some bytes", st)
+	}
+}
+
+// putRaw writes keys that bypass the encoding.
+func putRaw(t *testing.T, kv store.KV, keys ...[]byte) {
+	t.Helper()
+	b := kv.NewBatch()
+	for _, k := range keys {
+		b.Set(k, []byte("raw"))
+	}
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mustParse parses a term in Erlang syntax.
+func mustParse(t *testing.T, s string) term.Term {
+	t.Helper()
+	x, err := term.Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", s, err)
+	}
+	return x
+}
+
+// keyString is a term's text, for comparing lists of keys.
+func keyString(x term.Term) string { return x.String() }

@@ -1,0 +1,266 @@
+package etcdkv_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/term"
+)
+
+// Fault test sizes: enough batches that the kill lands mid-load.
+const (
+	faultBatches   = 300
+	faultBatchSize = 20
+	faultTimeout   = 2 * time.Second
+)
+
+func loadKey(i int) term.Term { return term.Tuple(term.Atom("load"), term.Int(int64(i))) }
+
+// TestFaults kills the leader of a three-member cluster in the middle of
+// a load while scans and a watch run: all three carry on, and every
+// acknowledged write is there afterwards. Then it kills a second member:
+// with no quorum, calls fail within the timeout with ErrUnavailable. Then
+// it restarts both: every acknowledged write is still there.
+func TestFaults(t *testing.T) {
+	c := etcdcluster.Start(t, etcdcluster.Options{})
+	kv := openT(t, c, etcdkv.Options{Prefix: []byte("faults/"), Timeout: faultTimeout, PageSize: 500})
+	s := store.New(kv)
+	pattern := term.Tuple(term.Atom("load"), term.Atom("_"))
+	rev0, err := kv.Revision()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }() // no goroutine outlives the test
+
+	// The watcher resumes from its last revision whenever its watch ends,
+	// as a worker would.
+	var (
+		mu         sync.Mutex
+		watched    = map[int64]bool{}
+		watchFails int
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		last := rev0
+		for ctx.Err() == nil {
+			for ev, err := range kv.Watch(ctx, pattern, etcdkv.WatchOptions{FromRevision: last + 1}) {
+				if err != nil {
+					if ctx.Err() == nil {
+						mu.Lock()
+						watchFails++
+						mu.Unlock()
+						time.Sleep(100 * time.Millisecond)
+					}
+					break
+				}
+				id, _ := ev.Key.Elems()[1].Int64()
+				mu.Lock()
+				watched[id] = true
+				mu.Unlock()
+				last = ev.Revision
+			}
+		}
+	}()
+
+	// The loader retries a batch until it is acknowledged; only then does
+	// it count.
+	var acked atomic.Int64 // batches acknowledged, in order
+	var loadRetries atomic.Int64
+	loadDone := make(chan error, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range faultBatches {
+			deadline := time.Now().Add(15 * time.Second)
+			for ctx.Err() == nil {
+				b := s.NewBatch()
+				for j := range faultBatchSize {
+					b.Put(loadKey(i*faultBatchSize+j), []byte("v"))
+				}
+				err := s.Apply(b)
+				if err == nil {
+					break
+				}
+				if !errors.Is(err, etcdkv.ErrUnavailable) || time.Now().After(deadline) {
+					loadDone <- err
+					return
+				}
+				loadRetries.Add(1)
+			}
+			acked.Add(1)
+		}
+		loadDone <- nil
+	}()
+
+	// The scanner checks, scan after scan, that it sees at least every
+	// key acknowledged before the scan began (reads are linearizable).
+	var scansOK, scansFailed, scansAfterKill atomic.Int64
+	var killed atomic.Bool
+	scanStop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-scanStop:
+				return
+			case <-ctx.Done():
+				return
+			default:
+			}
+			before := acked.Load() * faultBatchSize
+			n := int64(0)
+			var err error
+			for _, e := range s.Scan(pattern, store.ScanOptions{KeysOnly: true}) {
+				if e != nil {
+					err = e
+					break
+				}
+				n++
+			}
+			switch {
+			case err != nil:
+				scansFailed.Add(1)
+			case n < before:
+				t.Errorf("scan saw %d keys, but %d were acknowledged before it began", n, before)
+				return
+			default:
+				scansOK.Add(1)
+				if killed.Load() {
+					scansAfterKill.Add(1)
+				}
+			}
+		}
+	}()
+
+	// Kill the leader a third of the way in.
+	for acked.Load() < faultBatches/3 {
+		select {
+		case err := <-loadDone:
+			t.Fatalf("load ended early: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	leader := c.Leader()
+	c.Stop(leader)
+	killed.Store(true)
+	killedAt := time.Now()
+	t.Logf("killed the leader, m%d, after %d of %d batches", leader, acked.Load(), faultBatches)
+	if err := <-loadDone; err != nil {
+		t.Fatalf("load failed with one member down: %v", err)
+	}
+	t.Logf("load finished %v after the kill, %d batch retries", time.Since(killedAt).Round(time.Millisecond), loadRetries.Load())
+	// Let the scanner see the degraded cluster a little longer.
+	for scansAfterKill.Load() < 3 && time.Since(killedAt) < 20*time.Second {
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(scanStop)
+	if scansAfterKill.Load() < 3 {
+		t.Errorf("only %d scans succeeded with one member down", scansAfterKill.Load())
+	}
+	t.Logf("scans: %d succeeded (%d after the kill), %d failed", scansOK.Load(), scansAfterKill.Load(), scansFailed.Load())
+
+	total := faultBatches * faultBatchSize
+	// unacked is a write that failed without quorum: it may or may not
+	// have taken effect (the member left may still commit it once the
+	// others are back), so it is allowed but not required.
+	unacked := int64(-1)
+	checkAll := func(when string) {
+		t.Helper()
+		seen := map[int64]bool{}
+		for e, err := range s.Scan(pattern, store.ScanOptions{}) {
+			if err != nil {
+				t.Fatalf("%s: scan: %v", when, err)
+			}
+			id, _ := e.Key.Elems()[1].Int64()
+			if (id < 0 || id >= int64(total)) && id != unacked {
+				t.Errorf("%s: key %v was never written", when, e.Key)
+			}
+			seen[id] = true
+		}
+		for id := range int64(total) {
+			if !seen[id] {
+				t.Fatalf("%s: acknowledged key %v is missing (%d keys found)", when, loadKey(int(id)), len(seen))
+			}
+		}
+	}
+	checkAll("one member down")
+
+	// The watch catches up with every acknowledged write.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n, fails := len(watched), watchFails
+		mu.Unlock()
+		if n == total {
+			t.Logf("watch saw all %d writes (%d restarts)", n, fails)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("watch saw %d of %d writes (%d restarts)", n, total, fails)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// A second member down: no quorum. Calls fail within the timeout,
+	// with ErrUnavailable, instead of hanging.
+	second := (leader + 1) % 3
+	c.Stop(second)
+	t.Logf("killed m%d too: no quorum", second)
+	bound := faultTimeout + time.Second
+	timed := func(what string, f func() error) {
+		t.Helper()
+		start := time.Now()
+		err := f()
+		d := time.Since(start)
+		if !errors.Is(err, etcdkv.ErrUnavailable) || d > bound {
+			t.Errorf("%s without quorum: %v after %v; want ErrUnavailable within %v", what, err, d, bound)
+			return
+		}
+		t.Logf("%s without quorum failed after %v: %v", what, d.Round(time.Millisecond), err)
+	}
+	timed("Put", func() error { return s.Put(loadKey(int(unacked)), nil) })
+	timed("Get", func() error { _, err := s.Get(loadKey(1)); return err })
+	timed("Scan", func() error {
+		for _, err := range s.Scan(pattern, store.ScanOptions{}) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	// A watch needs a leader too: the member left says it has none, so a
+	// watch fails rather than wait for changes that cannot come.
+	timed("Watch", func() error {
+		wctx, wcancel := context.WithTimeout(ctx, bound)
+		defer wcancel()
+		for _, err := range kv.Watch(wctx, pattern, etcdkv.WatchOptions{}) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+
+	// Both back: every acknowledged write is there.
+	c.Restart(leader)
+	c.Restart(second)
+	if err := c.WaitReady(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	checkAll("after the restart")
+	if err := s.Put(loadKey(total), []byte("after")); err != nil {
+		t.Errorf("Put after the restart: %v", err)
+	}
+}
