@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/erlsext/sext/term"
 )
@@ -226,4 +227,47 @@ func slowFrame(data []byte, nbits int, neg bool) []byte {
 		}
 	}
 	return out
+}
+
+// FuzzFastPaths compares the fast paths of the codec with plain ones:
+// atom interning with a direct conversion, and the small-integer
+// shortcut of the encoder with the general integer code.
+func FuzzFastPaths(f *testing.F) {
+	f.Add([]byte("user"), int64(42))
+	f.Add([]byte{0xE9, 'x'}, int64(-1))
+	f.Add([]byte("日本"), int64(1<<31-1))
+	f.Fuzz(func(t *testing.T, name []byte, i int64) {
+		for _, utf := range []bool{false, true} {
+			got, err := atomFromBytes(name, utf)
+			var want string
+			if utf {
+				want = string(name)
+				if !utf8.Valid(name) {
+					if err == nil {
+						t.Fatalf("atom %x taken as UTF-8", name)
+					}
+					continue
+				}
+			} else {
+				rs := make([]rune, len(name))
+				for j, c := range name {
+					rs[j] = rune(c)
+				}
+				want = string(rs)
+			}
+			if err != nil || got.Atom() != want {
+				t.Fatalf("atom %x (utf8 %v) = %q, %v; want %q", name, utf, got.Atom(), err, want)
+			}
+		}
+		e := newEncoder(Options{})
+		fast, _ := e.appendTerm(nil, term.Int(i))
+		m, neg := magnitude{u: uint64(i)}, i < 0
+		if neg {
+			m.u = -m.u
+		}
+		plain := e.appendIntPart(nil, m, neg, false)
+		if !bytes.Equal(fast, plain) {
+			t.Fatalf("%d: fast %x, plain %x", i, fast, plain)
+		}
+	})
 }

@@ -330,3 +330,42 @@ func TestReferenceSB32Order(t *testing.T) {
 		t.Fatalf("OrderedSB32 misorders %x and %x", a, b)
 	}
 }
+
+func TestPropLegacyBignums(t *testing.T) {
+	o := Options{Legacy: true}
+	rapid.Check(t, func(t *rapid.T) {
+		x := term.BigInt(drawBig(t, 40))
+		b := mustEncode(t, o, x)
+		for _, d := range decoders {
+			if back, err := d.decode(b); err != nil || !term.Equal(back, x) {
+				t.Fatalf("%s decoder on legacy %x: %v, %v; want %s", d.name, b, back, err, x)
+			}
+		}
+		if x.IsBig() {
+			if _, err := (Options{Canonical: true}).Decode(b); !errors.Is(err, ErrCanonical) {
+				t.Fatalf("canonical decoding took the legacy bignum %x: %v", b, err)
+			}
+		}
+	})
+}
+
+func TestPropRepeatedWildcardBinds(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := drawPair(t)
+		p := term.Tuple(term.Atom("$1"), term.List(term.Atom("_"), term.Atom("$1")))
+		x := term.Tuple(a, term.List(b, b))
+		y := term.Tuple(a, term.List(a, b))
+		bs, ok := Match(p, x)
+		if ok != term.Equal(a, b) {
+			t.Fatalf("Match(%s, %s) = %v", p, x, ok)
+		}
+		if ok {
+			if v, _ := bs.Get("$1"); !term.Equal(v, a) || len(bs) != 1 {
+				t.Fatalf("bindings %v", bs)
+			}
+		}
+		if _, ok := Match(p, y); ok != term.Equal(a, b) {
+			t.Fatalf("Match(%s, %s) = %v", p, y, ok)
+		}
+	})
+}
