@@ -285,13 +285,22 @@ func (kv *KV) wrap(ctx context.Context, op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || serverDeadline(err) {
 		return fmt.Errorf("%w: %s: no answer within %v", ErrUnavailable, op, kv.timeout)
 	}
 	if s := sentinel(err); s != nil {
 		return fmt.Errorf("%w: %s: %w", s, op, err)
 	}
 	return fmt.Errorf("etcdkv: %s: %w", op, err)
+}
+
+// serverDeadline reports an error that the server returns when the
+// request's deadline, which gRPC sends along, passes there first: it can
+// arrive a moment before the client's own context expires, with the code
+// Unknown.
+func serverDeadline(err error) bool {
+	st, ok := status.FromError(err)
+	return ok && st.Code() == codes.Unknown && strings.Contains(st.Message(), "deadline exceeded")
 }
 
 // sentinel classifies a client error.
