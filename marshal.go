@@ -544,7 +544,13 @@ func marshalerEncoders(addr bool) (appendFunc, termFunc) {
 		}
 		return t, nil
 	}
-	af := func(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
+	return viaTerm(tf), tf
+}
+
+// viaTerm makes the bytes encoder of a type that is encoded by building
+// its term first (Marshaler implementations, Go maps, which must be sorted).
+func viaTerm(tf termFunc) appendFunc {
+	return func(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
 		t, err := tf(v, c)
 		if err != nil {
 			return dst, err
@@ -556,7 +562,6 @@ func marshalerEncoders(addr bool) (appendFunc, termFunc) {
 		}
 		return out, nil
 	}
-	return af, tf
 }
 
 func indexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
@@ -648,19 +653,7 @@ func mapEncoders(key, val *codec) (appendFunc, termFunc) {
 		}
 		return m, nil
 	}
-	af := func(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
-		t, err := tf(v, c)
-		if err != nil {
-			return dst, err
-		}
-		e := c.encoder()
-		out, err := e.appendTerm(dst, t)
-		if err != nil {
-			return dst, encodeErr(err)
-		}
-		return out, nil
-	}
-	return af, tf
+	return viaTerm(tf), tf
 }
 
 // keySeg is the path segment of a map entry, written as Go would index it.

@@ -188,8 +188,10 @@ func dbPut(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 	return closeStore(s, status, stderr)
 }
 
-func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := subFlags("get")
+// withKey runs the body of get or del: it parses the one TERM argument,
+// opens the existing store, hands both to do and closes the store.
+func withKey(name, dir string, args []string, stdout, stderr io.Writer, do func(*store.Store, term.Term) int) int {
+	fs := subFlags(name)
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -205,42 +207,33 @@ func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 	if !ok {
 		return exitFail
 	}
-	v, err := s.Get(ts[0])
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		fmt.Fprintf(stderr, "sext: not found: %s\n", appendTerm(nil, ts[0]))
-		status = exitFail
-	case err != nil:
-		fmt.Fprintf(stderr, "sext: %s\n", describe(err))
-		status = exitFail
-	default:
+	return closeStore(s, do(s, ts[0]), stderr)
+}
+
+func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return withKey("get", dir, args, stdout, stderr, func(s *store.Store, key term.Term) int {
+		v, err := s.Get(key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			fmt.Fprintf(stderr, "sext: not found: %s\n", appendTerm(nil, key))
+			return exitFail
+		case err != nil:
+			fmt.Fprintf(stderr, "sext: %s\n", describe(err))
+			return exitFail
+		}
 		stdout.Write(append(v, '\n'))
-	}
-	return closeStore(s, status, stderr)
+		return exitOK
+	})
 }
 
 func dbDel(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := subFlags("del")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
-	if !ok {
-		return status
-	}
-	if len(args) != 1 {
-		return fs.usageError(stderr, "want one TERM")
-	}
-	ts, ok := parseArgTerms(fs, args, []string{"TERM"}, stderr)
-	if !ok {
-		return exitUsage
-	}
-	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
-	if !ok {
-		return exitFail
-	}
-	if err := s.Delete(ts[0]); err != nil {
-		fmt.Fprintf(stderr, "sext: %s\n", describe(err))
-		status = exitFail
-	}
-	return closeStore(s, status, stderr)
+	return withKey("del", dir, args, stdout, stderr, func(s *store.Store, key term.Term) int {
+		if err := s.Delete(key); err != nil {
+			fmt.Fprintf(stderr, "sext: %s\n", describe(err))
+			return exitFail
+		}
+		return exitOK
+	})
 }
 
 const scanAbout = `
