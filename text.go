@@ -192,6 +192,9 @@ func (o Options) PrefixHex(pattern term.Term) (string, error) {
 	return ToHex(b), err
 }
 
+// AppendSB32 appends the sb32 text of b under o (see OrderedSB32).
+func (o Options) AppendSB32(dst, b []byte) []byte { return appendSB32(dst, b, o.OrderedSB32) }
+
 // ToSB32 returns the sb32 text of b under o (see OrderedSB32).
 func (o Options) ToSB32(b []byte) string { return string(appendSB32(nil, b, o.OrderedSB32)) }
 

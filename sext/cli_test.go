@@ -399,3 +399,27 @@ func TestLongLines(t *testing.T) {
 	}
 	runSext(t, enc.stdout, "decode").want(t, 0, text+"\n")
 }
+
+// The reference's sb32 text of [[]|{}] sorts after that of [[]], against
+// the terms' order; --ordered-sb32 keeps the order and reads back.
+func TestOrderedSB32(t *testing.T) {
+	terms := lines("[[]|{}]", "[[]]")
+	ref := runSext(t, terms, "encode", "--format=sb32")
+	ord := runSext(t, terms, "encode", "--format=sb32", "--ordered-sb32")
+	rs := strings.Fields(ref.stdout)
+	ob := strings.Fields(ord.stdout)
+	if len(rs) != 2 || len(ob) != 2 {
+		t.Fatalf("encode: %q, %q", ref.stdout, ord.stdout)
+	}
+	if rs[0] < rs[1] {
+		t.Errorf("the reference's sb32 now keeps the order (%s < %s): update the docs", rs[0], rs[1])
+	}
+	if ob[0] >= ob[1] {
+		t.Errorf("--ordered-sb32 texts %s, %s do not sort as the terms", ob[0], ob[1])
+	}
+	runSext(t, ord.stdout, "decode", "--format=sb32", "--ordered-sb32").want(t, 0, terms)
+	p := runSext(t, "", "prefix", "--format=sb32", "--ordered-sb32", "[[]|'_']")
+	if p.code != 0 || !strings.HasPrefix(ob[0], strings.TrimSpace(p.stdout)) {
+		t.Errorf("prefix %q is not a prefix of %s", p.stdout, ob[0])
+	}
+}

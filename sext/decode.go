@@ -35,6 +35,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	utf8 := fs.Bool("utf8-atoms", false, "read atom names as UTF-8 instead of Latin-1")
 	canonical := fs.Bool("canonical", false, "accept only exactly what the encoder writes (no legacy bignums, unsorted map keys, ...)")
 	maxDepth := fs.Int("max-depth", 0, "nesting limit, `N` levels (0: the library default, 10000)")
+	ordered := orderedFlag(fs)
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -42,7 +43,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *maxDepth < 0 {
 		return fs.usageError(stderr, "--max-depth must not be negative")
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, Canonical: *canonical, MaxDepth: *maxDepth}
+	opts := sext.Options{UTF8Atoms: *utf8, Canonical: *canonical, MaxDepth: *maxDepth, OrderedSB32: *ordered}
 	dec := opts.DecodeCPS
 	if decoder.val == "recursive" {
 		dec = opts.DecodeRecursive
@@ -69,7 +70,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return s.finish()
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
-		b, err := fromText(format.val, item)
+		b, err := fromText(format.val, item, opts)
 		if err != nil {
 			return err
 		}
@@ -80,14 +81,14 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // fromText reads the hex or sb32 text of an encoding, with surrounding
 // blanks allowed. Its errors are *textError, placed in item.
-func fromText(format, item string) ([]byte, error) {
+func fromText(format, item string, opts sext.Options) ([]byte, error) {
 	trimmed := strings.TrimLeft(item, " \t")
 	lead := len(item) - len(trimmed)
 	trimmed = strings.TrimRight(trimmed, " \t\r")
 	var b []byte
 	var err error
 	if format == "sb32" {
-		b, err = sext.FromSB32(trimmed)
+		b, err = opts.FromSB32(trimmed)
 	} else {
 		b, err = sext.FromHex(trimmed)
 	}

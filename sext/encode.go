@@ -36,11 +36,12 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	utf8 := fs.Bool("utf8-atoms", false, "write atom names as UTF-8 instead of Latin-1")
 	legacy := fs.Bool("legacy", false, "write bignums in the pre-2013 layout, without a size prefix")
 	desc := fs.Bool("desc", false, "encode each term in descending order, as #Desc<TERM> (tag byte 4)")
+	ordered := orderedFlag(fs)
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy}
+	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy, OrderedSB32: *ordered}
 	encode := func(item string) ([]byte, error) {
 		t, err := parseTerm(item)
 		if err != nil {
@@ -60,7 +61,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		s.writeText(format.val, b)
+		s.writeText(format.val, b, opts)
 		return nil
 	})
 	return s.finish()
@@ -96,10 +97,10 @@ func writeRaw(fs *flagSet, s *session, args []string, stdin io.Reader, what stri
 	return s.finish()
 }
 
-// writeText writes b as hex or sb32 text and a newline.
-func (s *session) writeText(format string, b []byte) {
+// writeText writes b as hex or sb32 text (as opts says) and a newline.
+func (s *session) writeText(format string, b []byte, opts sext.Options) {
 	if format == "sb32" {
-		s.buf = sext.AppendSB32(s.buf[:0], b)
+		s.buf = opts.AppendSB32(s.buf[:0], b)
 	} else {
 		s.buf = sext.AppendHex(s.buf[:0], b)
 	}

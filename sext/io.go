@@ -144,6 +144,12 @@ func formatFlag(fs *flagSet, usage string) *choiceValue {
 	return newChoice(fs, "format", "hex", usage, "hex", "sb32", "raw")
 }
 
+// orderedFlag is --ordered-sb32, sext.Options.OrderedSB32 for the
+// commands that write or read sb32.
+func orderedFlag(fs *flagSet) *bool {
+	return fs.Bool("ordered-sb32", false, "with --format=sb32, shift the bits of a last partial character up (RFC 4648), so that sb32 texts always sort as the encodings; the reference does not")
+}
+
 // session holds a running command's output and remembers whether any
 // input item failed.
 type session struct {

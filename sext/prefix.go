@@ -40,11 +40,12 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := formatFlag(fs, "output `format`: hex (upper-case hex), sb32 (sortable base 32) or raw (the bytes; one pattern only)")
 	utf8 := fs.Bool("utf8-atoms", false, "write atom names as UTF-8 instead of Latin-1")
 	rng := fs.Bool("range", false, "print the lower and upper bounds of the key range, on two lines")
+	ordered := orderedFlag(fs)
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
-	opts := sext.Options{UTF8Atoms: *utf8}
+	opts := sext.Options{UTF8Atoms: *utf8, OrderedSB32: *ordered}
 	s := newSession(stdout, stderr)
 	if format.val == "raw" {
 		if *rng {
@@ -76,8 +77,8 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if err != nil {
 				return err
 			}
-			s.writeText(format.val, lower)
-			s.writeText(format.val, upper) // empty line for nil
+			s.writeText(format.val, lower, opts)
+			s.writeText(format.val, upper, opts) // empty line for nil
 			return nil
 		}
 		var text string
