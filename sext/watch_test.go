@@ -98,7 +98,7 @@ live:
 	c.Stop(0)
 	c.Stop(1)
 	start := time.Now()
-	db("", "--timeout", "1s", "get", "{job, q1, ready, 2}").expect(t, 1, text(""), "cluster unavailable")
+	db("", "--timeout", "1s", "get", "{job, q1, ready, 2}").expect(t, 1, text(""), "backend unavailable")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("get without quorum took %v with --timeout 1s", d)
 	}

@@ -22,6 +22,10 @@ var (
 	ErrBatchClosed = errors.New("store: batch already applied or discarded")
 	// ErrUnsupported: the backend does not offer the operation.
 	ErrUnsupported = errors.New("store: not supported by this backend")
+	// ErrUnavailable: a distributed backend did not answer in time, or
+	// cannot serve without a quorum. Callers may retry; the write may or
+	// may not have been applied.
+	ErrUnavailable = errors.New("store: backend unavailable (no quorum, or no member reachable)")
 )
 
 // PathError wraps one of the sentinels with the directory it concerns,

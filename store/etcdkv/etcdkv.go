@@ -49,7 +49,9 @@ var (
 	// members are up, or none can be reached. The operation may or may
 	// not have taken effect (a batch whose answer was lost may have
 	// committed); it is safe to retry writes, which are idempotent.
-	ErrUnavailable = errors.New("etcdkv: cluster unavailable (no quorum, or no member reachable)")
+	// It is store.ErrUnavailable, so that callers of the store need not
+	// import this package to recognise it.
+	ErrUnavailable = store.ErrUnavailable
 	// ErrBatchTooLarge: the batch has more writes than the server allows
 	// in one transaction (its --max-txn-ops, 128 by default) or is over
 	// its request size limit (--max-request-bytes). A batch is atomic, so
