@@ -71,6 +71,9 @@ func match(p, t term.Term, bs *Bindings) bool {
 		}
 		switch tail := p.Tail(); {
 		case IsWildcard(tail):
+			if tail.Atom() == "_" { // binds nothing: no need to build the rest
+				return true
+			}
 			return match(tail, term.ImproperList(te[len(pe):len(te):len(te)], t.Tail()), bs)
 		case len(te) != len(pe):
 			return false

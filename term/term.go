@@ -220,9 +220,16 @@ func ListWithTail(s ...Term) Term {
 // Erlang's maps:from_list does.
 func Map(entries ...MapEntry) Term {
 	byKey := func(a, b MapEntry) int { return compareKeys(a.Key, b.Key) }
-	if !slices.IsSortedFunc(entries, byKey) {
-		slices.SortStableFunc(entries, byKey)
+	// One pass tells the common case, keys already strictly ascending (as
+	// every decoded map from this encoder), which needs nothing more.
+	strict := true
+	for i := 1; i < len(entries) && strict; i++ {
+		strict = byKey(entries[i-1], entries[i]) < 0
 	}
+	if strict {
+		return Term{kind: KindMap, ptr: unsafe.Pointer(unsafe.SliceData(entries)), num: uint64(len(entries))}
+	}
+	slices.SortStableFunc(entries, byKey)
 	out := entries[:0]
 	for i, e := range entries {
 		if i+1 < len(entries) && compareKeys(e.Key, entries[i+1].Key) == 0 {

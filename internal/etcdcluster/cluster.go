@@ -130,26 +130,32 @@ func (c *Cluster) start() error {
 	}
 	token := fmt.Sprintf("sext-test-%d-%d", os.Getpid(), time.Now().UnixNano())
 	for _, m := range c.Members {
-		args := []string{
-			"--name", m.Name,
-			"--data-dir", m.DataDir,
-			"--listen-client-urls", m.ClientURL,
-			"--advertise-client-urls", m.ClientURL,
-			"--listen-peer-urls", m.PeerURL,
-			"--initial-advertise-peer-urls", m.PeerURL,
+		args := append(c.memberArgs(m),
 			"--initial-cluster", strings.Join(initial, ","),
 			"--initial-cluster-state", "new",
-			"--initial-cluster-token", token,
-			"--max-txn-ops", fmt.Sprint(c.opts.MaxTxnOps),
-			"--logger", "zap",
-			"--log-outputs", "stderr",
-			"--log-level", "warn",
-		}
+			"--initial-cluster-token", token)
 		if err := c.launch(m, args); err != nil {
 			return err
 		}
 	}
 	return c.WaitReady(c.opts.StartTimeout)
+}
+
+// memberArgs are the flags every start of m takes; a first start adds the
+// initial cluster.
+func (c *Cluster) memberArgs(m *Member) []string {
+	return []string{
+		"--name", m.Name,
+		"--data-dir", m.DataDir,
+		"--listen-client-urls", m.ClientURL,
+		"--advertise-client-urls", m.ClientURL,
+		"--listen-peer-urls", m.PeerURL,
+		"--initial-advertise-peer-urls", m.PeerURL,
+		"--max-txn-ops", fmt.Sprint(c.opts.MaxTxnOps),
+		"--logger", "zap",
+		"--log-outputs", "stderr",
+		"--log-level", "warn",
+	}
 }
 
 // launch starts m's process with args, keeping the args for a restart.
@@ -264,19 +270,8 @@ func (c *Cluster) Restart(i int) {
 	if c.Running(i) {
 		return
 	}
-	args := []string{
-		"--name", m.Name,
-		"--data-dir", m.DataDir,
-		"--listen-client-urls", m.ClientURL,
-		"--advertise-client-urls", m.ClientURL,
-		"--listen-peer-urls", m.PeerURL,
-		"--initial-advertise-peer-urls", m.PeerURL,
-		"--max-txn-ops", fmt.Sprint(c.opts.MaxTxnOps),
-		"--logger", "zap",
-		"--log-outputs", "stderr",
-		"--log-level", "warn",
-	}
-	if err := c.launch(m, args); err != nil {
+	// A restarted member finds the cluster in its data directory.
+	if err := c.launch(m, c.memberArgs(m)); err != nil {
 		c.t.Fatalf("etcdcluster: restart %s: %v", m.Name, err)
 	}
 }
