@@ -2,21 +2,25 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
 
 func init() {
-	register(&command{name: "db", summary: "an ordered term store: put, get, del, scan, load, stats, watch", run: runDB})
+	register(&command{name: "db", summary: "an ordered term store: put, get, del, scan, load, stats, check, watch", run: runDB})
 }
 
 const dbAbout = `
@@ -35,6 +39,9 @@ subcommands:
   load FILE          read "TERM<TAB>VALUE" lines from FILE (- for stdin)
                      and store them in batches; flags: --batch N
   stats              describe the store; --exact counts the keys
+  check              count foreign and non-canonical keys and torn logs;
+                     exit 1 if there are any; --fix rewrites the
+                     non-canonical keys to their canonical bytes
   watch PATTERN      (--etcd only) print each change to a key that matches
                      PATTERN as it happens; flags: --from REV, --limit N
 
@@ -44,10 +51,20 @@ Each call to the cluster gives up after --timeout (5s by default), as it
 does when fewer than a quorum of members are up.
 
 put and load create DIR (not its parent); the others need an existing
-store. A key in the store that is no sext encoding (written by another
-program) is reported on stderr with its bytes in hex and skipped; so is a
-bad line of a load file, and the exit status is then 1. Values are printed
-as stored, so a value with a newline in it breaks the line format.
+store. Neither creates a store in a directory that holds a store's files
+without its manifest marker: that store is damaged, not absent. A key in
+the store that is no sext encoding (written by another program) is
+reported on stderr with its bytes in hex and skipped; so is a bad line of
+a load file, and the exit status is then 1. A key that decodes but is not
+in the bytes this encoder writes for its term (a legacy bignum, an
+unsorted map) is reported too: get and del do not reach it, and check
+--fix rewrites it. Values are printed as stored, so a value with a
+newline in it breaks the line format.
+
+The codec flags --utf8-atoms, --legacy and --max-depth mean what they mean
+to encode and decode; every command on one store must use the same ones.
+A corrupt file in the store ends the command with one "sext:" line naming
+the file; the store is not changed.
 
 examples:
   sext db --dir /tmp/shop put "{order, 42, #Desc<1735689600>, 7}" 12.50
@@ -73,7 +90,8 @@ func init() {
 		"del":   {"sext db --dir DIR del TERM", "Remove TERM. Removing a key that is not there is not an error.", dbDel},
 		"scan":  {"sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count]", scanAbout, dbScan},
 		"load":  {"sext db --dir DIR load [--batch N] FILE", loadAbout, dbLoad},
-		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count.", dbStats},
+		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count. With --exact, exit 1 if there are foreign or non-canonical keys.", dbStats},
+		"check": {"sext db --dir DIR check [--fix]", checkAbout, dbCheck},
 		"watch": {"sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
 	}
 }
@@ -83,12 +101,15 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "", "the store's directory (this or --etcd is required)")
 	etcd := fs.String("etcd", "", "use the etcd cluster at these comma-separated `ENDPOINTS` instead of a directory")
 	timeout := fs.Duration("timeout", 5*time.Second, "with --etcd, how long each call to the cluster may take")
+	utf8 := fs.Bool("utf8-atoms", false, "keys' atom names are UTF-8 instead of Latin-1")
+	legacy := fs.Bool("legacy", false, "write bignums in keys in the pre-2013 layout, without a size prefix")
+	maxDepth := fs.Int("max-depth", 0, "nesting limit for decoding keys, `N` levels (0: the library default, 10000)")
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(args) == 0 {
-		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats or watch")
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check or watch")
 	}
 	sub, ok := dbSubs[args[0]]
 	if !ok {
@@ -106,12 +127,29 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *dir != "" && *etcd != "" {
 		return fs.usageError(stderr, "--dir and --etcd exclude each other")
 	}
+	if *maxDepth < 0 {
+		return fs.usageError(stderr, "--max-depth must not be negative")
+	}
 	dbEtcd = etcdTarget{}
 	if *etcd != "" {
 		dbEtcd = etcdTarget{endpoints: strings.Split(*etcd, ","), timeout: *timeout}
 	}
+	dbCodec = sext.Options{UTF8Atoms: *utf8, Legacy: *legacy, MaxDepth: *maxDepth}
+	// An interrupt cancels the command's context: a load stops between
+	// batches and closes the store, which makes what it stored durable.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	dbCtx = ctx
 	return sub.run(*dir, args[1:], stdin, stdout, stderr)
 }
+
+// dbCodec is the key codec the db flags chose, and dbCtx the context of
+// the running subcommand (cancelled by an interrupt); runDB sets both, as
+// it sets dbEtcd.
+var (
+	dbCodec sext.Options
+	dbCtx   = context.Background()
+)
 
 // subFlags makes the flag set of a db subcommand.
 func subFlags(name string) *flagSet {
@@ -135,20 +173,47 @@ func parseAll(fs *flagSet, args []string, stdout, stderr io.Writer) (pos []strin
 	}
 }
 
-// openStore opens the store in dir, reporting a failure on stderr.
+// openStore opens the store in dir with the db flags' codec, reporting a
+// failure on stderr, and warnings the store keeps on record (a torn log)
+// too.
 func openStore(dir string, opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+	if opts == nil {
+		opts = &store.Options{}
+	}
+	opts.Codec = dbCodec
 	if dbEtcd.endpoints != nil {
-		return openEtcdStore(stderr)
+		return openEtcdStore(opts, stderr)
 	}
 	s, err := store.Open(dir, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "sext: %v\n", err)
-		if errors.Is(err, store.ErrNoStore) && opts != nil && opts.MustExist {
+		fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
+		// Only a store that is plainly absent gets the hint: a damaged one
+		// (ErrCorrupt) must not be written over.
+		if errors.Is(err, store.ErrNoStore) && !errors.Is(err, store.ErrCorrupt) && opts.Pebble.MustExist {
 			fmt.Fprintln(stderr, "sext: (put or load creates a store)")
 		}
 		return nil, false
 	}
+	for _, w := range s.Warnings() {
+		fmt.Fprintf(stderr, "sext: warning: %s (sext db check --fix clears this note)\n", storeErr(w))
+	}
 	return s, true
+}
+
+// mustExist is the store.Options of the commands that only read.
+func mustExist() *store.Options {
+	return &store.Options{Pebble: pebblekv.Options{MustExist: true}}
+}
+
+// storeErr formats an error from the store for one line: a corrupt
+// file's error as the file, then what Pebble said of it, first line only
+// (Pebble's corruption errors carry multi-line hints).
+func storeErr(err error) string {
+	msg := describe(err)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
 }
 
 // closeStore closes s and reports an error, turning status into a
@@ -181,7 +246,7 @@ func dbPut(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 		return exitFail
 	}
 	status = exitOK
-	if err := s.Put(ts[0], []byte(args[1])); err != nil {
+	if err := s.Put(dbCtx, ts[0], []byte(args[1])); err != nil {
 		fmt.Fprintf(stderr, "sext: TERM: %s\n", describe(err))
 		status = exitFail
 	}
@@ -203,7 +268,7 @@ func withKey(name, dir string, args []string, stdout, stderr io.Writer, do func(
 	if !ok {
 		return exitUsage
 	}
-	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	s, ok := openStore(dir, mustExist(), stderr)
 	if !ok {
 		return exitFail
 	}
@@ -212,13 +277,13 @@ func withKey(name, dir string, args []string, stdout, stderr io.Writer, do func(
 
 func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return withKey("get", dir, args, stdout, stderr, func(s *store.Store, key term.Term) int {
-		v, err := s.Get(key)
+		v, err := s.Get(dbCtx, key)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			fmt.Fprintf(stderr, "sext: not found: %s\n", appendTerm(nil, key))
 			return exitFail
 		case err != nil:
-			fmt.Fprintf(stderr, "sext: %s\n", describe(err))
+			fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
 			return exitFail
 		}
 		stdout.Write(append(v, '\n'))
@@ -228,8 +293,8 @@ func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 
 func dbDel(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return withKey("del", dir, args, stdout, stderr, func(s *store.Store, key term.Term) int {
-		if err := s.Delete(key); err != nil {
-			fmt.Fprintf(stderr, "sext: %s\n", describe(err))
+		if err := s.Delete(dbCtx, key); err != nil {
+			fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
 			return exitFail
 		}
 		return exitOK
@@ -249,7 +314,8 @@ last that can match --to's pattern, without matching either: with keys
 back to T1 (the newer time comes first, as #Desc sorts it).
 
 A key that is no sext encoding is reported on stderr in hex and skipped;
-the exit status is then 1.`
+a key that is not in canonical form is reported and printed; the exit
+status is then 1.`
 
 func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("scan")
@@ -275,7 +341,7 @@ func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) in
 	if !ok {
 		return exitUsage
 	}
-	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	s, ok := openStore(dir, mustExist(), stderr)
 	if !ok {
 		return exitFail
 	}
@@ -283,15 +349,16 @@ func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) in
 	opts := store.ScanOptions{Reverse: *reverse, Limit: *limit, KeysOnly: *count,
 		OnBadKey: func(k []byte, err error) {
 			out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
-		}}
-	seq := s.Scan(ts[0], opts)
+		},
+		OnNonCanonical: func(k []byte, t term.Term) { out.fail("key "+sext.ToHex(k), nonCanonical(t)) }}
+	seq := s.Scan(dbCtx, ts[0], opts)
 	if *to != "" {
-		seq = s.ScanRange(ts[0], ts[1], opts)
+		seq = s.ScanRange(dbCtx, ts[0], ts[1], opts)
 	}
 	n := 0
 	for e, err := range seq {
 		if err != nil {
-			out.fail("", err)
+			out.fail("", errors.New(storeErr(err)))
 			break
 		}
 		n++
@@ -311,17 +378,22 @@ const loadAbout = `
 Read lines "TERM<TAB>VALUE" from FILE, or from stdin if FILE is -, and
 store them: the term is everything before the first TAB, the value every
 byte after it. Blank lines are skipped. Writes go in atomic batches of
---batch lines and are made durable when the load ends.
+--batch lines, without waiting for the disk; every --progress interval
+the load syncs them and reports how many keys are durable, which is the
+number a crash cannot take back, and the end of the load (or an
+interrupt, which stops it between batches) makes all of them durable.
 
-Progress goes to stderr: on a terminal a bar with the rate and, for a
-file, the time left; otherwise a line every two seconds; and at the end
-a summary with the number of keys stored and the rate. A line that
-does not parse is reported as "sext: FILE:LINE: column C: ..." and left
-out; the others are loaded, and the exit status is then 1.`
+Progress goes to stderr: on a terminal a bar with the durable keys, the
+rate and, for a file, the time left; otherwise a line each --progress
+interval; and at the end a summary with the number of keys stored and
+the rate. A line that does not parse is reported as "sext: FILE:LINE:
+column C: ..." and left out; the others are loaded, and the exit status
+is then 1.`
 
 func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("load")
 	batch := fs.Int("batch", 10000, "lines per atomic batch (with --etcd, 128: etcd's default limit of writes per transaction)")
+	every := fs.Duration("progress", 2*time.Second, "sync and report progress every `DURATION` (a terminal's bar is redrawn more often)")
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -334,6 +406,9 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	if *batch < 1 {
 		return fs.usageError(stderr, "--batch must be at least 1")
+	}
+	if *every <= 0 {
+		return fs.usageError(stderr, "--progress must be positive")
 	}
 	name, in, size := "stdin", stdin, int64(0)
 	if args[0] != "-" {
@@ -348,16 +423,17 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		name, in = args[0], f
 	}
-	// Batches need not wait for the disk one by one: Close syncs the
-	// whole load at the end.
-	s, ok := openStore(dir, &store.Options{NoSync: true, MemTableSize: 32 << 20}, stderr)
+	// Batches need not wait for the disk one by one: the load syncs at
+	// each progress report, and Close syncs the rest.
+	s, ok := openStore(dir, &store.Options{NoSync: true, Pebble: pebblekv.Options{MemTableSize: 32 << 20}}, stderr)
 	if !ok {
 		return exitFail
 	}
 	out := newSession(stdout, stderr)
 	p := newProgress(stderr, "loading", size)
+	p.every = *every
 	nbad := 0
-	n, err := loadLines(s, in, *batch, p, func(line int, err error) {
+	n, err := loadLines(dbCtx, s, in, *batch, p, func(line int, err error) {
 		if nbad++; nbad <= maxBadLines {
 			out.fail(fmt.Sprintf("%s:%d", name, line), err)
 		}
@@ -370,11 +446,22 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		fmt.Fprintf(stderr, "sext: %s bad lines left out\n", commas(int64(nbad)))
 	}
+	if errors.Is(err, context.Canceled) && dbCtx.Err() != nil {
+		p.clear()
+		status = closeStore(s, out.finish(), stderr)
+		if status == exitOK {
+			fmt.Fprintf(stderr, "sext: interrupted: %s keys stored, all durable\n", commas(n))
+		}
+		return exitFail
+	}
 	if err != nil {
 		p.clear()
-		out.fail("", err)
-		fmt.Fprintf(stderr, "sext: %s keys were stored before the error\n", commas(n))
-		return closeStore(s, out.finish(), stderr)
+		out.fail("", errors.New(storeErr(err)))
+		status = closeStore(s, out.finish(), stderr)
+		if status == exitOK || errors.Is(err, store.ErrCorrupt) {
+			fmt.Fprintf(stderr, "sext: %s keys were stored before the error\n", commas(n))
+		}
+		return exitFail
 	}
 	status = closeStore(s, out.finish(), stderr)
 	p.finish(n)
@@ -388,12 +475,14 @@ const maxBadLines = 20
 // loadLines stores the "TERM<TAB>VALUE" lines of r in batches of size,
 // calls bad for each line that is not one, and returns the number of
 // keys stored. It returns an error only when it cannot go on: reading or
-// writing failed.
-func loadLines(s *store.Store, r io.Reader, size int, p *progress, bad func(line int, err error)) (int64, error) {
+// writing failed, or ctx was cancelled (checked between batches). When
+// the progress report is due it syncs the store first, so the keys it
+// reports as durable are.
+func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, p *progress, bad func(line int, err error)) (int64, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	b := s.NewBatch()
 	defer func() { b.Close() }()
-	var stored, read int64
+	var stored, durable, read int64
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := br.ReadSlice('\n')
 		if errors.Is(rerr, bufio.ErrBufferFull) {
@@ -414,12 +503,18 @@ func loadLines(s *store.Store, r io.Reader, size int, p *progress, bad func(line
 		}
 		if b.Len() >= size || rerr == io.EOF {
 			n := int64(b.Len())
-			if err := s.Apply(b); err != nil {
+			if err := s.Apply(ctx, b); err != nil {
 				return stored, err
 			}
 			stored += n
 			b = s.NewBatch()
-			p.update(stored, read)
+			if p.due() {
+				if err := s.Sync(ctx); err != nil {
+					return stored, err
+				}
+				durable = stored
+			}
+			p.update(stored, durable, read)
 		}
 		if rerr == io.EOF {
 			return stored, nil
@@ -441,7 +536,7 @@ func loadLine(b *store.Batch, line []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := sext.Encode(t); err != nil {
+	if _, err := dbCodec.Encode(t); err != nil {
 		return err // checked here so as not to spoil the batch
 	}
 	return b.Put(t, []byte(v))
@@ -449,7 +544,7 @@ func loadLine(b *store.Batch, line []byte) error {
 
 func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("stats")
-	exact := fs.Bool("exact", false, "count the keys by reading them all")
+	exact := fs.Bool("exact", false, "count the keys by reading them all; exit 1 if some are foreign or non-canonical")
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -457,13 +552,13 @@ func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 	if len(args) != 0 {
 		return fs.usageError(stderr, "stats takes no arguments")
 	}
-	s, ok := openStore(dir, &store.Options{MustExist: true}, stderr)
+	s, ok := openStore(dir, mustExist(), stderr)
 	if !ok {
 		return exitFail
 	}
-	st, err := s.Stats()
+	st, err := s.Stats(dbCtx)
 	if err != nil {
-		fmt.Fprintf(stderr, "sext: %v\n", err)
+		fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
 		return closeStore(s, exitFail, stderr)
 	}
 	out := newSession(stdout, stderr)
@@ -471,11 +566,12 @@ func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 	fmt.Fprintf(out.out, "dir        %s\n", st.Dir)
 	if *exact {
 		start := time.Now()
-		var n, bad int64
-		for _, err := range s.Scan(term.Atom("_"), store.ScanOptions{KeysOnly: true,
-			OnBadKey: func([]byte, error) { bad++ }}) {
+		var n, bad, odd int64
+		for _, err := range s.Scan(dbCtx, term.Atom("_"), store.ScanOptions{KeysOnly: true,
+			OnBadKey:       func([]byte, error) { bad++ },
+			OnNonCanonical: func([]byte, term.Term) { odd++ }}) {
 			if err != nil {
-				out.fail("", err)
+				out.fail("", errors.New(storeErr(err)))
 				break
 			}
 			n++
@@ -483,6 +579,11 @@ func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 		fmt.Fprintf(out.out, "keys       %s (counted in %s)\n", commas(n), round(time.Since(start)))
 		if bad > 0 {
 			fmt.Fprintf(out.out, "foreign    %s keys that are no sext encoding\n", commas(bad))
+			out.fail("", fmt.Errorf("%s foreign keys (sext db check lists them)", commas(bad)))
+		}
+		if odd > 0 {
+			fmt.Fprintf(out.out, "non-canon  %s keys not in canonical form\n", commas(odd))
+			out.fail("", fmt.Errorf("%s non-canonical keys (sext db check --fix rewrites them)", commas(odd)))
 		}
 	} else if st.Backend == "etcd" {
 		fmt.Fprintf(out.out, "keys       %s (counted by the cluster)\n", commas(int64(st.KeysEstimate)))
@@ -541,4 +642,14 @@ func round(d time.Duration) time.Duration {
 		return d.Round(10 * time.Nanosecond)
 	}
 	return d
+}
+
+// nonCanonical describes a key that decodes to t but is not the bytes
+// the encoder writes for t.
+func nonCanonical(t term.Term) error {
+	want, err := dbCodec.Encode(t)
+	if err != nil {
+		return fmt.Errorf("not in canonical form (%s does not encode: %v)", appendTerm(nil, t), err)
+	}
+	return fmt.Errorf("not in canonical form: %s is written %s; get and del do not reach this key (sext db check --fix rewrites it)", appendTerm(nil, t), sext.ToHex(want))
 }

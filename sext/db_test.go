@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,8 +15,11 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
+
+var ctx = context.Background()
 
 // The db and demo tests build the command once, on first use, and run it
 // as a subprocess: end to end, as a user would.
@@ -330,7 +334,7 @@ func TestDBErrors(t *testing.T) {
 func TestDBForeignKeys(t *testing.T) {
 	dir := t.TempDir()
 	execDB(t, "{f, 1}\tone\n{f, 2}\ttwo\n", "db", "--dir", dir, "load", "-").expect(t, 0, text(""))
-	kv, err := store.OpenPebble(dir, nil)
+	kv, err := pebblekv.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +343,7 @@ func TestDBForeignKeys(t *testing.T) {
 	wb := kv.NewBatch()
 	wb.Set(foreign, []byte("?"))
 	wb.Set([]byte("plain text key"), []byte("?"))
-	if err := wb.Commit(true); err != nil {
+	if err := wb.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	wb.Close()

@@ -9,21 +9,35 @@ import (
 )
 
 // progress reports a long load: on a terminal a bar redrawn in place with
-// the rate and, when the total is known, the time left; otherwise a plain
-// line every few seconds, which suits logs and CI.
+// the durable keys, the rate and, when the total is known, the time left;
+// otherwise a plain line every few seconds, which suits logs and CI. The
+// load syncs the store whenever due says so and then calls update, so a
+// number the report calls durable is one a crash cannot take back.
 type progress struct {
-	w     io.Writer
-	tty   bool
-	label string
-	total int64 // bytes to read, or 0 when unknown (a pipe)
-	start time.Time
-	last  time.Time // of the last report
-	drawn bool      // a bar is on the terminal line
+	w        io.Writer
+	tty      bool
+	label    string
+	total    int64         // bytes to read, or 0 when unknown (a pipe)
+	every    time.Duration // between syncs, and lines when not a terminal
+	start    time.Time
+	lastSync time.Time
+	last     time.Time // of the last report
+	drawn    bool      // a bar is on the terminal line
 }
 
 func newProgress(w io.Writer, label string, total int64) *progress {
 	now := time.Now()
-	return &progress{w: w, tty: isTerminal(w), label: label, total: total, start: now, last: now}
+	return &progress{w: w, tty: isTerminal(w), label: label, total: total, every: 2 * time.Second, start: now, lastSync: now, last: now}
+}
+
+// due reports whether it is time to sync and report; the caller syncs
+// before it calls update.
+func (p *progress) due() bool {
+	if time.Since(p.lastSync) >= p.every {
+		p.lastSync = time.Now()
+		return true
+	}
+	return false
 }
 
 // isTerminal reports whether w is a character device, such as a
@@ -37,12 +51,13 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// update reports keys stored and, for the time left, bytes read so far.
-// It draws at most ten times a second on a terminal and every two
-// seconds elsewhere, so calling it often costs little.
-func (p *progress) update(keys, done int64) {
+// update reports keys stored, how many of them are durable (-1: not
+// known, as in the demo, which has no log) and, for the time left, bytes
+// read so far. It draws at most ten times a second on a terminal and
+// once an interval elsewhere, so calling it often costs little.
+func (p *progress) update(keys, durable, done int64) {
 	now := time.Now()
-	every := 2 * time.Second
+	every := p.every
 	if p.tty {
 		every = 100 * time.Millisecond
 	}
@@ -52,8 +67,12 @@ func (p *progress) update(keys, done int64) {
 	p.last = now
 	elapsed := now.Sub(p.start).Seconds()
 	rate := float64(keys) / elapsed
+	dur := ""
+	if durable >= 0 {
+		dur = fmt.Sprintf(", %s durable", commas(durable))
+	}
 	if !p.tty {
-		fmt.Fprintf(p.w, "%s: %s keys, %s keys/s, %s\n", p.label, commas(keys), commas(int64(rate)), round(now.Sub(p.start)))
+		fmt.Fprintf(p.w, "%s: %s keys%s, %s keys/s, %s\n", p.label, commas(keys), dur, commas(int64(rate)), round(now.Sub(p.start)))
 		return
 	}
 	var b strings.Builder
@@ -68,7 +87,7 @@ func (p *progress) update(keys, done int64) {
 		}
 		fmt.Fprintf(&b, "] %3.0f%% ", 100*frac)
 	}
-	fmt.Fprintf(&b, "%s keys  %s keys/s", commas(keys), commas(int64(rate)))
+	fmt.Fprintf(&b, "%s keys%s  %s keys/s", commas(keys), dur, commas(int64(rate)))
 	if p.total > 0 && done > 0 && done < p.total {
 		left := time.Duration(float64(p.total-done) / (float64(done) / elapsed) * float64(time.Second))
 		fmt.Fprintf(&b, "  %s left", left.Round(time.Second))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
 
@@ -65,7 +66,7 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(path)
 	}
-	s, ok := openStore(path, &store.Options{NoSync: true, DisableWAL: true, MemTableSize: 64 << 20}, stderr)
+	s, ok := openStore(path, &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}}, stderr)
 	if !ok {
 		return exitFail
 	}
@@ -140,7 +141,7 @@ func (d *demo) load() error {
 					}
 				}
 				if err == nil {
-					err = d.s.Apply(b)
+					err = d.s.Apply(dbCtx, b)
 				}
 				b.Close()
 				if err == nil {
@@ -162,7 +163,7 @@ func (d *demo) load() error {
 		select {
 		case k := <-stored:
 			total += int64(k)
-			p.update(total, 0)
+			p.update(total, -1, 0)
 		case e := <-errs:
 			if e != nil && err == nil {
 				err = e
@@ -181,7 +182,7 @@ func (d *demo) load() error {
 	elapsed := time.Since(start)
 	fmt.Fprintf(d.out.out, "loaded %s keys in %s: %s keys/s (%s customers, batches of %s, no WAL)\n",
 		commas(total), round(elapsed), commas(int64(float64(total)/elapsed.Seconds())), commas(int64(d.custs)), commas(demoBatch))
-	if st, err := d.s.Stats(); err == nil {
+	if st, err := d.s.Stats(dbCtx); err == nil {
 		fmt.Fprintf(d.out.out, "store: %s on disk, %s still in memory tables\n", humanBytes(st.DiskBytes), humanBytes(st.MemTableSize))
 	}
 	return d.out.out.Flush()
@@ -208,14 +209,16 @@ func (d *demo) queries() error {
 		{
 			title: fmt.Sprintf("customer %d's five latest orders", cust),
 			how:   fmt.Sprintf("Scan %s, limit 5", forCust),
-			seq:   func() func(func(store.Entry, error) bool) { return d.s.Scan(forCust, store.ScanOptions{Limit: 5}) },
-			show:  5,
+			seq: func() func(func(store.Entry, error) bool) {
+				return d.s.Scan(dbCtx, forCust, store.ScanOptions{Limit: 5})
+			},
+			show: 5,
 		},
 		{
 			title: fmt.Sprintf("customer %d's first order", cust),
 			how:   fmt.Sprintf("Scan %s, reverse, limit 1", forCust),
 			seq: func() func(func(store.Entry, error) bool) {
-				return d.s.Scan(forCust, store.ScanOptions{Limit: 1, Reverse: true})
+				return d.s.Scan(dbCtx, forCust, store.ScanOptions{Limit: 1, Reverse: true})
 			},
 			show: 1,
 		},
@@ -227,7 +230,7 @@ func (d *demo) queries() error {
 			return query{
 				title: fmt.Sprintf("customer %d's orders in March 2025, newest first", cust),
 				how:   fmt.Sprintf("ScanRange %s .. %s", from, to),
-				seq:   func() func(func(store.Entry, error) bool) { return d.s.ScanRange(from, to, store.ScanOptions{}) },
+				seq:   func() func(func(store.Entry, error) bool) { return d.s.ScanRange(dbCtx, from, to, store.ScanOptions{}) },
 				show:  3,
 			}
 		}(),
@@ -238,7 +241,7 @@ func (d *demo) queries() error {
 				title: fmt.Sprintf("all orders of customers %d to %d", lo, hi),
 				how:   fmt.Sprintf("ScanRange %s .. %s, keys only", from, to),
 				seq: func() func(func(store.Entry, error) bool) {
-					return d.s.ScanRange(from, to, store.ScanOptions{KeysOnly: true})
+					return d.s.ScanRange(dbCtx, from, to, store.ScanOptions{KeysOnly: true})
 				},
 			}
 		}(),
@@ -247,7 +250,7 @@ func (d *demo) queries() error {
 			return query{
 				title: fmt.Sprintf("order %d, whoever placed it: the wildcards come first, so every key is read", d.n/2),
 				how:   fmt.Sprintf("Scan %s", p),
-				seq:   func() func(func(store.Entry, error) bool) { return d.s.Scan(p, store.ScanOptions{}) },
+				seq:   func() func(func(store.Entry, error) bool) { return d.s.Scan(dbCtx, p, store.ScanOptions{}) },
 				show:  1,
 			}
 		}(),

@@ -6,10 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/erlsext/sext"
@@ -39,7 +36,7 @@ func flagGiven(fs *flagSet, name string) bool {
 }
 
 func openEtcdKV(stderr io.Writer) (*etcdkv.KV, bool) {
-	kv, err := etcdkv.Open(etcdkv.Options{Endpoints: dbEtcd.endpoints, Timeout: dbEtcd.timeout})
+	kv, err := etcdkv.Open(etcdkv.Options{Endpoints: dbEtcd.endpoints, Timeout: dbEtcd.timeout, Codec: dbCodec})
 	if err != nil {
 		fmt.Fprintf(stderr, "sext: %v\n", err)
 		return nil, false
@@ -47,12 +44,12 @@ func openEtcdKV(stderr io.Writer) (*etcdkv.KV, bool) {
 	return kv, true
 }
 
-func openEtcdStore(stderr io.Writer) (*store.Store, bool) {
+func openEtcdStore(opts *store.Options, stderr io.Writer) (*store.Store, bool) {
 	kv, ok := openEtcdKV(stderr)
 	if !ok {
 		return nil, false
 	}
-	return store.New(kv), true
+	return store.New(kv, opts), true
 }
 
 const watchAbout = `
@@ -96,9 +93,9 @@ func dbWatch(_ string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 		return exitFail
 	}
 	defer kv.Close()
-	// An interrupt ends the watch normally: it is how a watch is stopped.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// An interrupt ends the watch normally: it is how a watch is stopped
+	// (runDB's context is cancelled by one).
+	ctx := dbCtx
 	out := newSession(stdout, stderr)
 	opts := etcdkv.WatchOptions{FromRevision: *from, OnBadKey: func(k []byte, err error) {
 		out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))

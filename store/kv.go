@@ -1,105 +1,34 @@
 package store
 
-// This file is the seam between the term store and the engine that keeps
-// its bytes. The Store speaks only to these interfaces; Pebble (pebble.go)
-// is the embedded default, and a distributed ordered store (etcd, TiKV,
-// CockroachDB's KV layer, ...) plugs in by implementing them and passing
-// the result to New. storetest.Run is the conformance suite a backend must
-// pass.
-//
-// The seam is deliberately small: what a term store needs from an ordered
-// key-value store is point reads, atomic multi-key writes and a cursor over
-// a half-open byte range in one direction. Everything about terms
-// (encoding, prefixes, matching) stays above it, so a backend never sees
-// anything but bytes in sext order, which is plain lexicographic order.
+import "github.com/erlsext/sext/store/seam"
 
-// KV is an ordered byte-key store. Keys compare as bytes.Compare does.
-// Implementations must be safe for concurrent use by multiple goroutines.
-type KV interface {
-	// Get returns a copy of the value stored under key, or an error that
-	// wraps ErrNotFound when there is none.
-	Get(key []byte) ([]byte, error)
+// The seam between the term store and the engine that keeps its bytes
+// lives in package seam, which backends import without importing this
+// package (and so without Pebble, which this package's Open brings in).
+// Its names are re-exported here, so that callers of the store need only
+// this package: store.KV is seam.KV, store.ErrNotFound is
+// seam.ErrNotFound, and errors.Is sees no difference.
 
-	// NewIter returns a cursor over the keys k with lower <= k < upper,
-	// ascending, or descending when reverse is set. A nil lower means no
-	// lower bound, a nil upper no upper bound. The cursor sees a
-	// consistent snapshot or at least never yields a key twice or out of
-	// order; it need not see writes made after NewIter returns.
-	NewIter(lower, upper []byte, reverse bool) (Iter, error)
+// KV is an ordered byte-key store: see seam.KV.
+type KV = seam.KV
 
-	// NewBatch returns an empty write batch. Nothing written to it is
-	// visible to Get or NewIter until it is committed.
-	NewBatch() WriteBatch
+// Iter is a one-directional cursor: see seam.Iter.
+type Iter = seam.Iter
 
-	// Close releases the store. Iterators and batches must be closed
-	// first.
-	Close() error
-}
+// WriteBatch collects writes that commit atomically: see seam.WriteBatch.
+type WriteBatch = seam.WriteBatch
 
-// Iter is a one-directional cursor, used as sql.Rows is:
-//
-//	for it.Next() { use(it.Key(), it.Value()) }
-//	if err := it.Err(); err != nil { ... }
-//	it.Close()
-//
-// A single direction fixed at creation is all a scan needs, and it maps
-// directly onto a paged range read (etcd's Range with a sort order and a
-// limit), which a bidirectional iterator would not.
-type Iter interface {
-	// Next moves to the next key in the cursor's direction; the first
-	// call moves to the first key. It returns false when there are no more
-	// keys or on error.
-	Next() bool
-	// Key returns the current key. It is valid only until the next call
-	// to Next or Close; the caller must copy it to keep it.
-	Key() []byte
-	// Value returns the current value, with Key's lifetime rules.
-	// Backends may fetch values lazily, so callers that want only keys
-	// should not call it. An error reading the value ends the iteration:
-	// Value returns nil and Err reports it.
-	Value() []byte
-	// Err returns the error that stopped the iteration, if any.
-	Err() error
-	// Close releases the cursor and returns the error that stopped it, if
-	// any (the one Err reports). It must be called exactly once.
-	Close() error
-}
+// StatsKV is implemented by backends that can describe themselves.
+type StatsKV = seam.StatsKV
 
-// WriteBatch collects writes that commit atomically: either every one of
-// them becomes visible, or none does.
-type WriteBatch interface {
-	// Set records that key will hold value. The batch copies both.
-	Set(key, value []byte) error
-	// Delete records that key will be removed. Deleting a missing key is
-	// not an error.
-	Delete(key []byte) error
-	// Count returns the number of writes recorded.
-	Count() int
-	// Commit applies the writes atomically. With sync, it returns only
-	// once they are durable. The batch must not be used afterwards except
-	// to Close it.
-	Commit(sync bool) error
-	// Close releases the batch; an uncommitted batch is discarded. It is
-	// safe to call after Commit.
-	Close() error
-}
+// WarningsKV is implemented by backends that keep warnings met at open.
+type WarningsKV = seam.WarningsKV
 
-// StatsKV is implemented by backends that can describe themselves;
-// Store.Stats uses it when the KV has it.
-type StatsKV interface {
-	Stats() (Stats, error)
-}
+// Stats describes a store for people: see seam.Stats.
+type Stats = seam.Stats
 
-// Stats describes a store for people: counts are estimates.
-type Stats struct {
-	Backend string // "pebble", ...
-	Dir     string // where the data lives, if local
+// PathError wraps a sentinel with the directory it concerns.
+type PathError = seam.PathError
 
-	// KeysEstimate is the number of live keys, estimated from table
-	// properties; writes not yet flushed from memory are not counted, and
-	// overwritten or deleted keys may be until compaction drops them.
-	KeysEstimate uint64
-	DiskBytes    uint64 // bytes on disk, all files included
-	Tables       int64  // sorted tables on disk
-	MemTableSize uint64 // bytes held in memory tables, not yet flushed
-}
+// CorruptError reports corrupt data in one file of a store.
+type CorruptError = seam.CorruptError

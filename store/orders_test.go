@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -8,6 +9,8 @@ import (
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
+
+var ctx = context.Background()
 
 // TestOrderBook is the README's example: {order, Customer, #Desc<Time>,
 // Id} keys, so that a customer's orders come newest first, and a time
@@ -29,7 +32,7 @@ func TestOrderBook(t *testing.T) {
 		orders = append(orders, o)
 		b.Put(key(o.c, o.ts, o.id), fmt.Appendf(nil, "%d", o.id))
 	}
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(seq func(func(store.Entry, error) bool)) []int {
@@ -64,7 +67,7 @@ func TestOrderBook(t *testing.T) {
 	}
 
 	pattern := term.Tuple(term.Atom("order"), term.Int(3), term.Atom("_"), term.Atom("_"))
-	got := ids(s.Scan(pattern, store.ScanOptions{Limit: 5}))
+	got := ids(s.Scan(ctx, pattern, store.ScanOptions{Limit: 5}))
 	if w := want(func(o order) bool { return o.c == 3 })[:5]; !slices.Equal(got, w) {
 		t.Errorf("customer 3's newest five = %v, want %v", got, w)
 	}
@@ -73,24 +76,24 @@ func TestOrderBook(t *testing.T) {
 	// newer time because Desc puts it first.
 	from := term.Tuple(term.Atom("order"), term.Int(3), term.Desc(term.Int(1200)), term.Atom("_"))
 	to := term.Tuple(term.Atom("order"), term.Int(3), term.Desc(term.Int(1100)), term.Atom("_"))
-	got = ids(s.ScanRange(from, to, store.ScanOptions{}))
+	got = ids(s.ScanRange(ctx, from, to, store.ScanOptions{}))
 	w := want(func(o order) bool { return o.c == 3 && o.ts >= 1100 && o.ts <= 1200 })
 	if len(w) == 0 || !slices.Equal(got, w) {
 		t.Errorf("customer 3 in [1100, 1200] = %v, want %v", got, w)
 	}
-	got = ids(s.ScanRange(from, to, store.ScanOptions{Reverse: true, Limit: 2}))
+	got = ids(s.ScanRange(ctx, from, to, store.ScanOptions{Reverse: true, Limit: 2}))
 	slices.Reverse(w)
 	if !slices.Equal(got, w[:2]) {
 		t.Errorf("oldest two in the window = %v, want %v", got, w[:2])
 	}
 	// The other way round the range is empty.
-	if got := ids(s.ScanRange(to, from, store.ScanOptions{})); len(got) != 0 {
+	if got := ids(s.ScanRange(ctx, to, from, store.ScanOptions{})); len(got) != 0 {
 		t.Errorf("ScanRange(to, from) = %v, want nothing", got)
 	}
 
 	// A repeated '$1' binds: orders whose id equals the customer.
 	p := term.Tuple(term.Atom("order"), term.Atom("$1"), term.Atom("_"), term.Atom("$1"))
-	got = ids(s.Scan(p, store.ScanOptions{}))
+	got = ids(s.Scan(ctx, p, store.ScanOptions{}))
 	if w := []int{0, 1, 2, 3, 4, 5, 6}; !slices.Equal(slices.Sorted(slices.Values(got)), w) {
 		t.Errorf("{order,'$1','_','$1'} = %v, want ids %v", got, w)
 	}

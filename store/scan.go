@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"iter"
 
 	"github.com/erlsext/sext"
@@ -33,6 +34,14 @@ type ScanOptions struct {
 	// a key is never yielded and never ends a scan: one foreign key must
 	// not make the rest of the data unreadable.
 	OnBadKey func(key []byte, err error)
+	// OnNonCanonical, when set, is called with the raw bytes of every key
+	// in the scanned range that decodes, but not from the bytes the
+	// store's codec writes for its term: a legacy bignum, a map whose
+	// entries another writer left unsorted. Get and Delete of that term
+	// address the canonical bytes, so they do not reach such a key; Check
+	// with Fix rewrites it. The key is still yielded (its data is real);
+	// the check costs one encoding a key, and is skipped when this is nil.
+	OnNonCanonical func(key []byte, t term.Term)
 }
 
 // Scan yields, in term order, every entry whose key matches pattern (see
@@ -45,12 +54,12 @@ type ScanOptions struct {
 // An error ends the sequence: it is the last pair yielded, with a zero
 // Entry. Breaking out of the loop early is fine; the underlying iterator
 // is closed either way.
-func (s *Store) Scan(pattern term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
-	lower, upper, err := sext.PrefixRange(pattern)
+func (s *Store) Scan(ctx context.Context, pattern term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+	lower, upper, err := s.codec.PrefixRange(pattern)
 	if err != nil {
 		return failed(err)
 	}
-	return s.scan(lower, upper, &pattern, opts)
+	return s.scan(ctx, lower, upper, &pattern, opts)
 }
 
 // ScanRange yields, in term order, every entry whose key lies from the
@@ -65,12 +74,12 @@ func (s *Store) Scan(pattern term.Term, opts ScanOptions) iter.Seq2[Entry, error
 // and T2 matches neither, and is just what the range is for). Bindings
 // are left nil. If to's range ends before from's starts, nothing is
 // yielded. Errors and early exits are as for Scan.
-func (s *Store) ScanRange(from, to term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
-	lower, err := sext.Prefix(from)
+func (s *Store) ScanRange(ctx context.Context, from, to term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+	lower, err := s.codec.Prefix(from)
 	if err != nil {
 		return failed(err)
 	}
-	toPrefix, err := sext.Prefix(to)
+	toPrefix, err := s.codec.Prefix(to)
 	if err != nil {
 		return failed(err)
 	}
@@ -78,7 +87,7 @@ func (s *Store) ScanRange(from, to term.Term, opts ScanOptions) iter.Seq2[Entry,
 	if upper != nil && bytes.Compare(lower, upper) >= 0 {
 		return func(func(Entry, error) bool) {}
 	}
-	return s.scan(lower, upper, nil, opts)
+	return s.scan(ctx, lower, upper, nil, opts)
 }
 
 // failed is a sequence that yields only err.
@@ -88,7 +97,7 @@ func failed(err error) iter.Seq2[Entry, error] {
 
 // scan reads [lower, upper) through the KV seam, decodes each key and,
 // with a pattern, keeps the keys that match it.
-func (s *Store) scan(lower, upper []byte, pattern *term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+func (s *Store) scan(ctx context.Context, lower, upper []byte, pattern *term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
 	if len(lower) == 0 {
 		lower = nil // the empty prefix bounds nothing
 	}
@@ -97,7 +106,7 @@ func (s *Store) scan(lower, upper []byte, pattern *term.Term, opts ScanOptions) 
 			yield(Entry{}, ErrClosed)
 			return
 		}
-		it, err := s.kv.NewIter(lower, upper, opts.Reverse)
+		it, err := s.kv.NewIter(ctx, lower, upper, opts.Reverse)
 		if err != nil {
 			yield(Entry{}, err)
 			return
@@ -111,14 +120,21 @@ func (s *Store) scan(lower, upper []byte, pattern *term.Term, opts ScanOptions) 
 			}
 		}()
 		n := 0
+		var canon []byte // scratch for the canonical check
 		for it.Next() {
 			k := it.Key()
-			t, err := sext.Decode(k) // decoded terms share no bytes with k
+			t, err := s.codec.Decode(k) // decoded terms share no bytes with k
 			if err != nil {
 				if opts.OnBadKey != nil {
 					opts.OnBadKey(bytes.Clone(k), err)
 				}
 				continue
+			}
+			if opts.OnNonCanonical != nil {
+				canon, err = s.codec.Append(canon[:0], t)
+				if err != nil || !bytes.Equal(canon, k) {
+					opts.OnNonCanonical(bytes.Clone(k), t)
+				}
 			}
 			e := Entry{Key: t}
 			if pattern != nil {

@@ -5,42 +5,78 @@
 // key that matches it reads one contiguous range instead of the whole
 // store.
 //
-// The embedded engine is Pebble (Open). Any other ordered store plugs in
-// behind the small KV interface (kv.go) and New; package storetest holds
-// the conformance tests a backend must pass.
+// The embedded engine is Pebble (Open, over package pebblekv). Any other
+// ordered store plugs in behind the small KV interface (package seam) and
+// New, as package etcdkv does; package storetest holds the conformance
+// tests a backend must pass. Every call that may block takes a
+// context.Context first.
 //
 //	s, err := store.Open(dir, nil)
 //	...
 //	defer s.Close()
-//	err = s.Put(key, []byte("value"))
-//	for e, err := range s.Scan(pattern, store.ScanOptions{Limit: 10}) {
+//	err = s.Put(ctx, key, []byte("value"))
+//	for e, err := range s.Scan(ctx, pattern, store.ScanOptions{Limit: 10}) {
 //		if err != nil { return err }
 //		fmt.Println(e.Key, string(e.Value))
 //	}
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
+
+// Options configures a Store. A nil *Options is the zero value: keys in
+// the reference's encoding (sext.Options{}), every write synced.
+type Options struct {
+	// Codec encodes and decodes the store's keys: UTF8Atoms for stores
+	// whose atoms are UTF-8, MaxDepth to bound nesting, Legacy to write
+	// bignums as pre-2013 readers expect. Every reader and writer of one
+	// store must use the same Codec; Canonical and OrderedSB32 are ignored
+	// (a scan reports non-canonical keys itself, see ScanOptions).
+	Codec sext.Options
+
+	// NoSync commits writes without waiting for the disk. Apply then
+	// returns once the write is visible, not once it is durable: until
+	// Sync, Close or a later synced write, a crash of the process, not
+	// only of the machine, may lose it. Bulk loads use it and call Sync
+	// at the points they report as durable.
+	NoSync bool
+
+	// Pebble configures the embedded engine that Open starts. New, which
+	// takes a backend already open, ignores it.
+	Pebble pebblekv.Options
+}
 
 // Store is a term-keyed store. Its methods are safe for concurrent use,
 // except Close, which must not run while other calls are in progress or
 // scans are open (the engine underneath cannot close under a reader).
 type Store struct {
 	kv     KV
+	codec  sext.Options
 	sync   bool
 	closed atomic.Bool
 }
 
-// New returns a Store over kv, which it takes over: Close closes kv.
-// Writes are committed with sync; use it for backends other than the
-// embedded Pebble, which Open sets up.
-func New(kv KV) *Store { return &Store{kv: kv, sync: true} }
+// New returns a Store over kv, which it takes over: Close closes kv. A
+// nil opts is the zero Options.
+func New(kv KV, opts *Options) *Store {
+	if opts == nil {
+		opts = &Options{}
+	}
+	codec := opts.Codec
+	codec.Canonical, codec.OrderedSB32 = false, false
+	return &Store{kv: kv, codec: codec, sync: !opts.NoSync}
+}
+
+// Codec returns the options the store encodes and decodes keys with.
+func (s *Store) Codec() sext.Options { return s.codec }
 
 // KV returns the store's backend, for tools that need raw byte access
 // (such as writing a key that is not a sext encoding in a test).
@@ -56,52 +92,83 @@ func (s *Store) Close() error {
 }
 
 // Put stores value under key, replacing any value there.
-func (s *Store) Put(key term.Term, value []byte) error {
+func (s *Store) Put(ctx context.Context, key term.Term, value []byte) error {
 	b := s.NewBatch()
 	defer b.Close()
 	if err := b.Put(key, value); err != nil {
 		return err
 	}
-	return s.Apply(b)
+	return s.Apply(ctx, b)
 }
 
 // Delete removes key. Deleting a key that is not there is not an error.
-func (s *Store) Delete(key term.Term) error {
+func (s *Store) Delete(ctx context.Context, key term.Term) error {
 	b := s.NewBatch()
 	defer b.Close()
 	if err := b.Delete(key); err != nil {
 		return err
 	}
-	return s.Apply(b)
+	return s.Apply(ctx, b)
 }
 
 // Get returns the value stored under key, or an error wrapping
 // ErrNotFound.
-func (s *Store) Get(key term.Term) ([]byte, error) {
+func (s *Store) Get(ctx context.Context, key term.Term) ([]byte, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	k, err := sext.Encode(key)
+	k, err := s.codec.Encode(key)
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.kv.Get(k)
+	v, err := s.kv.Get(ctx, k)
 	if errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("%w: %v", ErrNotFound, key)
 	}
 	return v, err
 }
 
+// Sync makes every write applied so far durable, for a store opened
+// with NoSync; with the default options it has nothing to do but costs
+// a disk sync all the same.
+func (s *Store) Sync(ctx context.Context) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	wb := s.kv.NewBatch()
+	defer wb.Close()
+	return wb.Commit(ctx, true)
+}
+
 // Stats describes the store, if its backend can (see StatsKV); otherwise
 // it returns an error wrapping ErrUnsupported.
-func (s *Store) Stats() (Stats, error) {
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	if s.closed.Load() {
 		return Stats{}, ErrClosed
 	}
 	if sk, ok := s.kv.(StatsKV); ok {
-		return sk.Stats()
+		return sk.Stats(ctx)
 	}
 	return Stats{}, ErrUnsupported
+}
+
+// Warnings returns what the backend keeps on record for a person to see
+// although the store works (see WarningsKV): for Pebble, write-ahead logs
+// found torn when the store opened. Backends without it have none.
+func (s *Store) Warnings() []error {
+	if w, ok := s.kv.(WarningsKV); ok {
+		return w.Warnings()
+	}
+	return nil
+}
+
+// ClearWarnings removes the backend's record of its warnings, once a
+// person has seen them (sext db check --fix does).
+func (s *Store) ClearWarnings() error {
+	if w, ok := s.kv.(WarningsKV); ok {
+		return w.ClearWarnings()
+	}
+	return nil
 }
 
 // Batch collects puts and deletes that Apply commits atomically. Nothing in
@@ -145,7 +212,7 @@ func (b *Batch) write(key term.Term, value []byte, set bool) error {
 		return b.err
 	}
 	var err error
-	if b.buf, err = sext.Append(b.buf[:0], key); err == nil {
+	if b.buf, err = b.s.codec.Append(b.buf[:0], key); err == nil {
 		if set {
 			err = b.wb.Set(b.buf, value)
 		} else {
@@ -186,7 +253,7 @@ func (b *Batch) Close() error {
 // used again. With the store's default options it returns once the writes
 // are durable. A batch that was spoiled by a failed Put or Delete, or was
 // already applied or discarded, is refused and nothing is written.
-func (s *Store) Apply(b *Batch) error {
+func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if b.done {
 		return ErrBatchClosed
 	}
@@ -202,7 +269,7 @@ func (s *Store) Apply(b *Batch) error {
 		b.Close()
 		return ErrClosed
 	}
-	err := b.wb.Commit(s.sync)
+	err := b.wb.Commit(ctx, s.sync)
 	if cerr := b.Close(); err == nil {
 		err = cerr
 	}

@@ -13,8 +13,15 @@
 // any byte). A write batch commits as one etcd transaction. A cursor reads
 // its range in pages, all at the revision of the first page, so it sees one
 // consistent snapshot and holds one page in memory however long the range.
-// Every call is bounded by Options.Timeout: without a quorum of members
-// it fails with an error wrapping ErrUnavailable instead of waiting.
+// Every call takes the caller's context, and is bounded besides by
+// Options.Timeout: without a quorum of members it fails with an error
+// wrapping ErrUnavailable instead of waiting. A cancelled context ends
+// the call at once with an error wrapping context.Canceled; a context's
+// deadline that passes first gives one wrapping both
+// context.DeadlineExceeded and ErrUnavailable.
+//
+// The package depends on the seam (store/seam), not on package store,
+// and so not on Pebble.
 package etcdkv
 
 import (
@@ -32,7 +39,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store/seam"
 )
 
 // Defaults for the zero Options.
@@ -49,9 +57,9 @@ var (
 	// members are up, or none can be reached. The operation may or may
 	// not have taken effect (a batch whose answer was lost may have
 	// committed); it is safe to retry writes, which are idempotent.
-	// It is store.ErrUnavailable, so that callers of the store need not
-	// import this package to recognise it.
-	ErrUnavailable = store.ErrUnavailable
+	// It is store.ErrUnavailable (seam.ErrUnavailable), so that callers
+	// of the store need not import this package to recognise it.
+	ErrUnavailable = seam.ErrUnavailable
 	// ErrBatchTooLarge: the batch has more writes than the server allows
 	// in one transaction (its --max-txn-ops, 128 by default) or is over
 	// its request size limit (--max-request-bytes). A batch is atomic, so
@@ -67,8 +75,9 @@ var (
 type Options struct {
 	// Endpoints are the members' client URLs or host:port pairs.
 	Endpoints []string
-	// Timeout bounds every call to the cluster: a Get, a batch commit,
-	// each page of a cursor. Default DefaultTimeout.
+	// Timeout bounds every call to the cluster, within the caller's own
+	// context: a Get, a batch commit, each page of a cursor. Default
+	// DefaultTimeout.
 	Timeout time.Duration
 	// PageSize is the number of keys a cursor reads per request, and so
 	// the most it holds in memory. Default DefaultPageSize.
@@ -80,6 +89,9 @@ type Options struct {
 	Prefix []byte
 	// Logger receives the etcd client's log; nil silences it.
 	Logger *zap.Logger
+	// Codec decodes the keys Watch yields and encodes its patterns; it
+	// must be the Codec of the store.Options the store uses.
+	Codec sext.Options
 }
 
 // KV is a store.KV over an etcd cluster. It is safe for concurrent use.
@@ -88,6 +100,7 @@ type KV struct {
 	own      bool // Close closes c
 	closed   atomic.Bool
 	timeout  time.Duration
+	codec    sext.Options
 	pageSize int
 	prefix   []byte
 	// end is the first key past the prefix's part of the keyspace; nil
@@ -96,8 +109,8 @@ type KV struct {
 }
 
 var (
-	_ store.KV      = (*KV)(nil)
-	_ store.StatsKV = (*KV)(nil)
+	_ seam.KV      = (*KV)(nil)
+	_ seam.StatsKV = (*KV)(nil)
 )
 
 // Open connects to the cluster at opts.Endpoints. Connecting does not
@@ -134,7 +147,7 @@ func Open(opts Options) (*KV, error) {
 // authentication, say); opts.Endpoints and opts.Logger are ignored.
 // Close leaves the client open.
 func Wrap(c *clientv3.Client, opts Options) *KV {
-	kv := &KV{c: c, timeout: opts.timeout(), pageSize: opts.PageSize, prefix: bytes.Clone(opts.Prefix)}
+	kv := &KV{c: c, timeout: opts.timeout(), codec: opts.Codec, pageSize: opts.PageSize, prefix: bytes.Clone(opts.Prefix)}
 	if kv.pageSize <= 0 {
 		kv.pageSize = DefaultPageSize
 	}
@@ -170,22 +183,22 @@ func (kv *KV) key(k []byte) string {
 	return string(kv.prefix) + string(k)
 }
 
-// ctx returns a context bounded by the KV's timeout.
-func (kv *KV) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), kv.timeout)
+// ctx returns the caller's context bounded by the KV's timeout too.
+func (kv *KV) ctx(parent context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(parent, kv.timeout)
 }
 
 // Get returns a copy of the value under key. The read is linearizable: it
 // sees every write acknowledged before it began.
-func (kv *KV) Get(key []byte) ([]byte, error) {
-	ctx, cancel := kv.ctx()
+func (kv *KV) Get(parent context.Context, key []byte) ([]byte, error) {
+	ctx, cancel := kv.ctx(parent)
 	defer cancel()
 	resp, err := kv.c.Get(ctx, kv.key(key))
 	if err != nil {
-		return nil, kv.wrap(ctx, "get", err)
+		return nil, kv.wrap(parent, ctx, "get", err)
 	}
 	if len(resp.Kvs) == 0 {
-		return nil, store.ErrNotFound
+		return nil, seam.ErrNotFound
 	}
 	// The response is ours alone, but the seam promises a non-nil copy.
 	return append([]byte{}, resp.Kvs[0].Value...), nil
@@ -195,28 +208,28 @@ func (kv *KV) Get(key []byte) ([]byte, error) {
 // acknowledged before the call has a revision at most this one. A reader
 // that scans and then watches from Revision()+1, taken before the scan,
 // misses no change (and may see some twice).
-func (kv *KV) Revision() (int64, error) {
-	ctx, cancel := kv.ctx()
+func (kv *KV) Revision(parent context.Context) (int64, error) {
+	ctx, cancel := kv.ctx(parent)
 	defer cancel()
 	// A count of a one-key range is the cheapest linearizable read that
 	// carries the revision in its header.
 	resp, err := kv.c.Get(ctx, kv.key([]byte{0}), clientv3.WithCountOnly())
 	if err != nil {
-		return 0, kv.wrap(ctx, "revision", err)
+		return 0, kv.wrap(parent, ctx, "revision", err)
 	}
 	return resp.Header.Revision, nil
 }
 
 // Stats counts the keys under the KV's prefix (exactly, at the current
 // revision) and reports the database size of the member that answered.
-func (kv *KV) Stats() (store.Stats, error) {
-	st := store.Stats{Backend: "etcd", Dir: strings.Join(kv.c.Endpoints(), ",")}
-	ctx, cancel := kv.ctx()
+func (kv *KV) Stats(parent context.Context) (seam.Stats, error) {
+	st := seam.Stats{Backend: "etcd", Dir: strings.Join(kv.c.Endpoints(), ",")}
+	ctx, cancel := kv.ctx(parent)
 	defer cancel()
 	lower, opts := kv.rangeOpts(nil, nil)
 	resp, err := kv.c.Get(ctx, lower, append(opts, clientv3.WithCountOnly())...)
 	if err != nil {
-		return st, kv.wrap(ctx, "stats", err)
+		return st, kv.wrap(parent, ctx, "stats", err)
 	}
 	st.KeysEstimate = uint64(resp.Count)
 	var errs []error
@@ -228,7 +241,7 @@ func (kv *KV) Stats() (store.Stats, error) {
 		}
 		errs = append(errs, err)
 	}
-	return st, kv.wrap(ctx, "stats", errors.Join(errs...))
+	return st, kv.wrap(parent, ctx, "stats", errors.Join(errs...))
 }
 
 // bounds returns the etcd keys that bound the raw range [lower, upper) of
@@ -279,13 +292,21 @@ func prefixEnd(p []byte) []byte {
 }
 
 // wrap turns a client error into one that names the operation and wraps
-// this package's sentinel for it, if any, as well as the cause. ctx is the
-// call's context: once its deadline has passed the error is
-// ErrUnavailable, whatever form it came back in (the server may report the
-// cancelled call as an unknown error).
-func (kv *KV) wrap(ctx context.Context, op string, err error) error {
+// this package's sentinel for it, if any, as well as the cause. parent is
+// the caller's context, ctx the call's (parent bounded by the timeout).
+// When parent is done the error is its error, whatever form the client
+// returned it in: the caller asked for that. Once ctx's deadline has
+// passed the error is ErrUnavailable, whatever form it came back in (the
+// server may report the cancelled call as an unknown error).
+func (kv *KV) wrap(parent, ctx context.Context, op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	switch perr := parent.Err(); {
+	case errors.Is(perr, context.Canceled):
+		return fmt.Errorf("etcdkv: %s: %w", op, perr)
+	case errors.Is(perr, context.DeadlineExceeded):
+		return fmt.Errorf("%w: %s: no answer before the caller's deadline: %w", ErrUnavailable, op, perr)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || serverDeadline(err) {
 		return fmt.Errorf("%w: %s: no answer within %v", ErrUnavailable, op, kv.timeout)
@@ -324,7 +345,7 @@ func sentinel(err error) error {
 }
 
 // NewBatch returns an empty batch; Commit sends it as one transaction.
-func (kv *KV) NewBatch() store.WriteBatch { return &batch{kv: kv, at: map[string]int{}} }
+func (kv *KV) NewBatch() seam.WriteBatch { return &batch{kv: kv, at: map[string]int{}} }
 
 // batch collects writes for one etcd transaction.
 type batch struct {
@@ -339,7 +360,7 @@ type batch struct {
 
 func (b *batch) add(k string, op clientv3.Op) error {
 	if b.done {
-		return store.ErrBatchClosed
+		return seam.ErrBatchClosed
 	}
 	b.count++
 	if i, ok := b.at[k]; ok {
@@ -369,21 +390,24 @@ func (b *batch) Count() int { return b.count }
 
 // Commit sends the writes as one transaction. etcd makes every commit
 // durable on a quorum before it answers, so sync changes nothing.
-func (b *batch) Commit(sync bool) error {
+func (b *batch) Commit(parent context.Context, sync bool) error {
 	if b.done {
-		return store.ErrBatchClosed
+		return seam.ErrBatchClosed
 	}
 	b.done = true
+	if err := parent.Err(); err != nil {
+		return fmt.Errorf("etcdkv: commit: %w", err)
+	}
 	if len(b.ops) == 0 {
 		return nil
 	}
-	ctx, cancel := b.kv.ctx()
+	ctx, cancel := b.kv.ctx(parent)
 	defer cancel()
 	_, err := b.kv.c.Txn(ctx).Then(b.ops...).Commit()
 	if errors.Is(err, rpctypes.ErrTooManyOps) {
-		return b.kv.wrap(ctx, fmt.Sprintf("commit of %d writes", len(b.ops)), err)
+		return b.kv.wrap(parent, ctx, fmt.Sprintf("commit of %d writes", len(b.ops)), err)
 	}
-	return b.kv.wrap(ctx, "commit", err)
+	return b.kv.wrap(parent, ctx, "commit", err)
 }
 
 // Close discards the batch.

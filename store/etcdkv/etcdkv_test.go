@@ -20,6 +20,8 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
+var ctx = context.Background()
+
 // TestEtcd runs everything that needs a healthy cluster on one
 // three-member cluster, each part in its own key prefix; TestFaults has
 // a cluster of its own to break.
@@ -112,7 +114,7 @@ func testPaging(t *testing.T, c *etcdcluster.Cluster) {
 		}
 		b.Set([]byte{}, []byte("the empty key")) // only a prefix makes it storable
 		set[""] = true
-		if err := b.Commit(true); err != nil {
+		if err := b.Commit(ctx, true); err != nil {
 			t.Fatal(err)
 		}
 		all := slices.Sorted(func(yield func(string) bool) {
@@ -146,7 +148,7 @@ func testPaging(t *testing.T, c *etcdcluster.Cluster) {
 				if reverse {
 					slices.Reverse(want)
 				}
-				it, err := pkv.NewIter(lower, upper, reverse)
+				it, err := pkv.NewIter(ctx, lower, upper, reverse)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,11 +178,11 @@ func testSnapshot(t *testing.T, c *etcdcluster.Cluster) {
 	for i := range 20 {
 		b.Set(fmt.Appendf(nil, "k%02d", i), []byte("old"))
 	}
-	if err := b.Commit(true); err != nil {
+	if err := b.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	for _, reverse := range []bool{false, true} {
-		it, _ := kv.NewIter(nil, nil, reverse)
+		it, _ := kv.NewIter(ctx, nil, nil, reverse)
 		n := 0
 		for it.Next() {
 			if string(it.Value()) != "old" {
@@ -195,7 +197,7 @@ func testSnapshot(t *testing.T, c *etcdcluster.Cluster) {
 				b.Set([]byte("a"), []byte("new"))
 				b.Set([]byte("z"), []byte("new"))
 				b.Delete([]byte("k10"))
-				if err := b.Commit(true); err != nil {
+				if err := b.Commit(ctx, true); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -214,7 +216,7 @@ func testSnapshot(t *testing.T, c *etcdcluster.Cluster) {
 		}
 		b.Delete([]byte("a"))
 		b.Delete([]byte("z"))
-		if err := b.Commit(true); err != nil {
+		if err := b.Commit(ctx, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -223,7 +225,7 @@ func testSnapshot(t *testing.T, c *etcdcluster.Cluster) {
 func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("batches/")})
 	get := func(k string) string {
-		v, err := kv.Get([]byte(k))
+		v, err := kv.Get(ctx, []byte(k))
 		if errors.Is(err, store.ErrNotFound) {
 			return "<none>"
 		}
@@ -244,13 +246,13 @@ func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 	if b.Count() != 6 {
 		t.Errorf("Count = %d, want 6", b.Count())
 	}
-	if err := b.Commit(true); err != nil {
+	if err := b.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	if got := get("k") + get("gone") + get("back"); got != "2<none>3" {
 		t.Errorf("after a batch with repeated keys: %q", got)
 	}
-	if err := b.Commit(true); !errors.Is(err, store.ErrBatchClosed) {
+	if err := b.Commit(ctx, true); !errors.Is(err, store.ErrBatchClosed) {
 		t.Errorf("second Commit: %v, want ErrBatchClosed", err)
 	}
 	if err := b.Set([]byte("x"), nil); !errors.Is(err, store.ErrBatchClosed) {
@@ -259,17 +261,17 @@ func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 
 	// A batch over the server's --max-txn-ops (1024 on the test cluster)
 	// is refused whole: a batch is atomic, so it is not split.
-	s := store.New(kv)
+	s := store.New(kv, nil)
 	sb := s.NewBatch()
 	for i := range 1100 {
 		sb.Put(term.Tuple(term.Atom("big"), term.Int(int64(i))), []byte("v"))
 	}
-	if err := s.Apply(sb); !errors.Is(err, etcdkv.ErrBatchTooLarge) {
+	if err := s.Apply(ctx, sb); !errors.Is(err, etcdkv.ErrBatchTooLarge) {
 		t.Fatalf("Apply(1100 writes) error = %v, want ErrBatchTooLarge", err)
 	} else {
 		t.Logf("as expected: %v", err)
 	}
-	for _, err := range s.Scan(term.Tuple(term.Atom("big"), term.Atom("_")), store.ScanOptions{}) {
+	for _, err := range s.Scan(ctx, term.Tuple(term.Atom("big"), term.Atom("_")), store.ScanOptions{}) {
 		t.Fatalf("refused batch wrote something (err %v)", err)
 	}
 
@@ -286,7 +288,7 @@ func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 	}
 	defer dkv.Close()
 	start := time.Now()
-	_, err = dkv.Get([]byte("k"))
+	_, err = dkv.Get(ctx, []byte("k"))
 	if !errors.Is(err, etcdkv.ErrUnavailable) || time.Since(start) > 3*time.Second {
 		t.Errorf("Get from no cluster: %v after %v, want ErrUnavailable within the 500ms timeout", err, time.Since(start))
 	} else {
@@ -295,16 +297,16 @@ func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 }
 
 func testStats(t *testing.T, c *etcdcluster.Cluster) {
-	s := store.New(open(t, c, etcdkv.Options{Prefix: []byte("stats/")}))
+	s := store.New(open(t, c, etcdkv.Options{Prefix: []byte("stats/")}), nil)
 	defer s.Close()
 	b := s.NewBatch()
 	for i := range 123 {
 		b.Put(term.Tuple(term.Atom("k"), term.Int(int64(i))), nil)
 	}
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.Stats()
+	st, err := s.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +322,7 @@ func putRaw(t *testing.T, kv store.KV, keys ...[]byte) {
 	for _, k := range keys {
 		b.Set(k, []byte("raw"))
 	}
-	if err := b.Commit(true); err != nil {
+	if err := b.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 }

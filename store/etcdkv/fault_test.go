@@ -31,9 +31,9 @@ func loadKey(i int) term.Term { return term.Tuple(term.Atom("load"), term.Int(in
 func TestFaults(t *testing.T) {
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("faults/"), Timeout: faultTimeout, PageSize: 500})
-	s := store.New(kv)
+	s := store.New(kv, nil)
 	pattern := term.Tuple(term.Atom("load"), term.Atom("_"))
-	rev0, err := kv.Revision()
+	rev0, err := kv.Revision(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestFaults(t *testing.T) {
 				for j := range faultBatchSize {
 					b.Put(loadKey(i*faultBatchSize+j), []byte("v"))
 				}
-				err := s.Apply(b)
+				err := s.Apply(ctx, b)
 				if err == nil {
 					break
 				}
@@ -122,7 +122,7 @@ func TestFaults(t *testing.T) {
 			before := acked.Load() * faultBatchSize
 			n := int64(0)
 			var err error
-			for _, e := range s.Scan(pattern, store.ScanOptions{KeysOnly: true}) {
+			for _, e := range s.Scan(ctx, pattern, store.ScanOptions{KeysOnly: true}) {
 				if e != nil {
 					err = e
 					break
@@ -179,7 +179,7 @@ func TestFaults(t *testing.T) {
 	checkAll := func(when string) {
 		t.Helper()
 		seen := map[int64]bool{}
-		for e, err := range s.Scan(pattern, store.ScanOptions{}) {
+		for e, err := range s.Scan(ctx, pattern, store.ScanOptions{}) {
 			if err != nil {
 				t.Fatalf("%s: scan: %v", when, err)
 			}
@@ -230,10 +230,10 @@ func TestFaults(t *testing.T) {
 		}
 		t.Logf("%s without quorum failed after %v: %v", what, d.Round(time.Millisecond), err)
 	}
-	timed("Put", func() error { return s.Put(loadKey(int(unacked)), nil) })
-	timed("Get", func() error { _, err := s.Get(loadKey(1)); return err })
+	timed("Put", func() error { return s.Put(ctx, loadKey(int(unacked)), nil) })
+	timed("Get", func() error { _, err := s.Get(ctx, loadKey(1)); return err })
 	timed("Scan", func() error {
-		for _, err := range s.Scan(pattern, store.ScanOptions{}) {
+		for _, err := range s.Scan(ctx, pattern, store.ScanOptions{}) {
 			if err != nil {
 				return err
 			}
@@ -260,7 +260,7 @@ func TestFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAll("after the restart")
-	if err := s.Put(loadKey(total), []byte("after")); err != nil {
+	if err := s.Put(ctx, loadKey(total), []byte("after")); err != nil {
 		t.Errorf("Put after the restart: %v", err)
 	}
 }

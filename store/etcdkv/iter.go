@@ -2,11 +2,13 @@ package etcdkv
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/seam"
 )
 
 // NewIter returns a cursor over the keys in [lower, upper). It reads the
@@ -20,8 +22,11 @@ import (
 // a sorted range by reading the whole range, sorting it, then cutting it to
 // the page, so each descending page costs the server the rest of the range.
 // Keep reverse scans narrow, or store #Desc keys and scan forward.
-func (kv *KV) NewIter(lower, upper []byte, reverse bool) (store.Iter, error) {
-	it := &cursor{kv: kv, lower: bytes.Clone(lower), upper: bytes.Clone(upper), reverse: reverse}
+func (kv *KV) NewIter(ctx context.Context, lower, upper []byte, reverse bool) (seam.Iter, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("etcdkv: range read: %w", err)
+	}
+	it := &cursor{kv: kv, ctx: ctx, lower: bytes.Clone(lower), upper: bytes.Clone(upper), reverse: reverse}
 	it.done = it.empty()
 	return it, nil
 }
@@ -30,7 +35,8 @@ func (kv *KV) NewIter(lower, upper []byte, reverse bool) (store.Iter, error) {
 // they always bound what is left to read.
 type cursor struct {
 	kv           *KV
-	lower, upper []byte // raw keys, without the KV's prefix; nil unbounded
+	ctx          context.Context // the caller's, for every page
+	lower, upper []byte          // raw keys, without the KV's prefix; nil unbounded
 	reverse      bool
 	rev          int64 // the snapshot's revision, once the first page is read
 	page         []*mvccpb.KeyValue
@@ -77,11 +83,11 @@ func (it *cursor) fetch() bool {
 	if it.rev != 0 {
 		opts = append(opts, clientv3.WithRev(it.rev))
 	}
-	ctx, cancel := kv.ctx()
+	ctx, cancel := kv.ctx(it.ctx)
 	defer cancel()
 	resp, err := kv.c.Get(ctx, start, opts...)
 	if err != nil {
-		it.err = kv.wrap(ctx, "range read", err)
+		it.err = kv.wrap(it.ctx, ctx, "range read", err)
 		return false
 	}
 	if it.rev == 0 {

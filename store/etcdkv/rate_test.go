@@ -26,7 +26,7 @@ const (
 // was loaded: the figures are for people (the issue asks for them), and
 // a shared machine is too noisy to assert on.
 func testRates(t *testing.T, c *etcdcluster.Cluster) {
-	es := store.New(open(t, c, etcdkv.Options{Prefix: []byte("rates/")}))
+	es := store.New(open(t, c, etcdkv.Options{Prefix: []byte("rates/")}), nil)
 	defer es.Close()
 	ps, err := store.Open(t.TempDir(), nil)
 	if err != nil {
@@ -62,7 +62,7 @@ func measure(t *testing.T, s *store.Store) rates {
 		for j := i; j < i+rateBatch; j++ {
 			b.Put(order(j), value)
 		}
-		if err := s.Apply(b); err != nil {
+		if err := s.Apply(ctx, b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,7 +72,7 @@ func measure(t *testing.T, s *store.Store) rates {
 	for _, reverse := range []bool{false, true} {
 		start = time.Now()
 		n := 0
-		for _, err := range s.Scan(all, store.ScanOptions{Reverse: reverse}) {
+		for _, err := range s.Scan(ctx, all, store.ScanOptions{Reverse: reverse}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func measure(t *testing.T, s *store.Store) rates {
 	for i := range rateNarrow {
 		n := 0
 		p := term.Tuple(term.Atom("order"), term.Int(int64(i%rateCustomers)), term.Atom("_"))
-		for _, err := range s.Scan(p, store.ScanOptions{}) {
+		for _, err := range s.Scan(ctx, p, store.ScanOptions{}) {
 			if err != nil {
 				t.Fatal(err)
 			}

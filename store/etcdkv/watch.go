@@ -69,7 +69,7 @@ type WatchOptions struct {
 // change; if the cluster loses its quorum it fails with ErrUnavailable,
 // and the caller resumes from the last Revision+1 when it is back.
 func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) iter.Seq2[Event, error] {
-	lower, upper, err := sext.PrefixRange(pattern)
+	lower, upper, err := kv.codec.PrefixRange(pattern)
 	return func(yield func(Event, error) bool) {
 		if err != nil {
 			yield(Event{}, err)
@@ -98,7 +98,7 @@ func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) i
 				if ctx.Err() != nil {
 					break
 				}
-				yield(Event{}, kv.wrap(wctx, "watch", err))
+				yield(Event{}, kv.wrap(ctx, wctx, "watch", err))
 				return
 			}
 			for _, ev := range resp.Events {
@@ -120,7 +120,7 @@ func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) i
 // event decodes and filters one etcd event.
 func (kv *KV) event(ev *clientv3.Event, pattern term.Term, onBad func([]byte, error)) (Event, bool) {
 	k := ev.Kv.Key[len(kv.prefix):]
-	t, err := sext.Decode(k)
+	t, err := kv.codec.Decode(k)
 	if err != nil {
 		if onBad != nil {
 			onBad(bytes.Clone(k), err)

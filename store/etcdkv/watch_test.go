@@ -84,13 +84,13 @@ func describe(evs []etcdkv.Event) []string {
 // sees exactly the ready jobs of q1, and can resume from a revision.
 func testWatchJobs(t *testing.T, c *etcdcluster.Cluster) {
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("jobs/")})
-	s := store.New(kv)
+	s := store.New(kv, nil)
 	job := func(q, state string, id int) term.Term {
 		return term.Tuple(term.Atom("job"), term.Atom(q), term.Atom(state), term.Int(int64(id)))
 	}
 	put := func(k term.Term) {
 		t.Helper()
-		if err := s.Put(k, []byte(k.String())); err != nil {
+		if err := s.Put(ctx, k, []byte(k.String())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,14 +98,14 @@ func testWatchJobs(t *testing.T, c *etcdcluster.Cluster) {
 	put(job("q1", "ready", 0))
 
 	pattern := mustParse(t, "{job, q1, ready, '_'}")
-	rev, err := kv.Revision()
+	rev, err := kv.Revision(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// List, then watch from just after the list's revision: nothing is
 	// missed between the two.
 	var listed []string
-	for e, err := range s.Scan(pattern, store.ScanOptions{}) {
+	for e, err := range s.Scan(ctx, pattern, store.ScanOptions{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func testWatchJobs(t *testing.T, c *etcdcluster.Cluster) {
 	b := s.NewBatch()
 	b.Delete(job("q1", "ready", 1))
 	b.Put(job("q1", "running", 1), nil)
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	put(job("q1", "ready", 7))
@@ -204,7 +204,7 @@ func testWatchJobs(t *testing.T, c *etcdcluster.Cluster) {
 	}
 
 	// History the cluster has compacted away cannot be replayed.
-	cur, err := kv.Revision()
+	cur, err := kv.Revision(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

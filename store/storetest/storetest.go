@@ -11,6 +11,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -21,6 +22,10 @@ import (
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
+
+// ctx is the context of the suite's calls: a conformance test checks
+// what a call does, not how it is cancelled (backends test that).
+var ctx = context.Background()
 
 // NumKeys is the number of random keys the ordering and pattern tests
 // store.
@@ -37,7 +42,7 @@ func Run(t *testing.T, open func(t *testing.T) store.KV) {
 // newStore wraps a fresh KV in a Store that is closed, and checked, when
 // the test ends.
 func newStore(t *testing.T, open func(t *testing.T) store.KV) *store.Store {
-	s := store.New(open(t))
+	s := store.New(open(t), nil)
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil && !errors.Is(err, store.ErrClosed) {
 			t.Errorf("Close: %v", err)
@@ -70,13 +75,13 @@ func testKV(t *testing.T, open func(t *testing.T) store.KV) {
 		if got, want := b.Count(), len(set)+len(del); got != want {
 			t.Errorf("Count = %d, want %d", got, want)
 		}
-		if err := b.Commit(true); err != nil {
+		if err := b.Commit(ctx, true); err != nil {
 			t.Fatal(err)
 		}
 	}
 	get := func(k string) (string, error) {
 		t.Helper()
-		v, err := kv.Get([]byte(k))
+		v, err := kv.Get(ctx, []byte(k))
 		return string(v), err
 	}
 
@@ -105,7 +110,7 @@ func testKV(t *testing.T, open func(t *testing.T) store.KV) {
 		}
 	}
 	// Get returns a copy.
-	v, _ := kv.Get([]byte("a"))
+	v, _ := kv.Get(ctx, []byte("a"))
 	v[0] = 'X'
 	if v, _ := get("a"); v != "1" {
 		t.Errorf("changing Get's result changed the store: %q", v)
@@ -145,7 +150,7 @@ func testKV(t *testing.T, open func(t *testing.T) store.KV) {
 	}
 
 	// Values come with their keys, and closing early is fine.
-	it, err := kv.NewIter([]byte("c"), nil, false)
+	it, err := kv.NewIter(ctx, []byte("c"), nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +177,7 @@ func mapsKeys(m map[string]string) func(func(string) bool) {
 
 func iterKeys(t *testing.T, kv store.KV, lower, upper []byte, reverse bool) []string {
 	t.Helper()
-	it, err := kv.NewIter(lower, upper, reverse)
+	it, err := kv.NewIter(ctx, lower, upper, reverse)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,13 +223,13 @@ func fill(t *testing.T, s *store.Store, g *Gen) []record {
 			t.Fatal(err)
 		}
 		if b.Len() == 1000 {
-			if err := s.Apply(b); err != nil {
+			if err := s.Apply(ctx, b); err != nil {
 				t.Fatal(err)
 			}
 			b = s.NewBatch()
 		}
 	}
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	slices.SortFunc(recs, func(a, b record) int { return term.Compare(a.key, b.key) })
@@ -256,7 +261,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 			}
 		}
 		for _, reverse := range []bool{false, true} {
-			got := collect(t, s.Scan(term.Atom("_"), store.ScanOptions{Reverse: reverse}))
+			got := collect(t, s.Scan(ctx, term.Atom("_"), store.ScanOptions{Reverse: reverse}))
 			if len(got) != len(recs) {
 				t.Fatalf("full scan (reverse=%v) yielded %d entries, want %d", reverse, len(got), len(recs))
 			}
@@ -274,7 +279,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 
 	t.Run("Get", func(t *testing.T) {
 		for i := 0; i < len(recs); i += 97 {
-			v, err := s.Get(recs[i].key)
+			v, err := s.Get(ctx, recs[i].key)
 			if err != nil || !bytes.Equal(v, recs[i].value) {
 				t.Errorf("Get(%v) = %q, %v; want %q", recs[i].key, v, err, recs[i].value)
 			}
@@ -307,7 +312,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 				if limit > 0 && len(w) > limit {
 					w = w[:limit]
 				}
-				got := collect(t, s.Scan(p, store.ScanOptions{Reverse: reverse, Limit: limit}))
+				got := collect(t, s.Scan(ctx, p, store.ScanOptions{Reverse: reverse, Limit: limit}))
 				checkEntries(t, fmt.Sprintf("Scan(%v, reverse=%v, limit=%d)", p, reverse, limit), got, w)
 				for _, e := range got {
 					if bs, _ := sext.Match(p, e.Key); !slices.EqualFunc(bs, e.Bindings, func(a, b sext.Binding) bool {
@@ -366,7 +371,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 				if reverse {
 					slices.Reverse(w)
 				}
-				got := collect(t, s.ScanRange(from, to, store.ScanOptions{Reverse: reverse}))
+				got := collect(t, s.ScanRange(ctx, from, to, store.ScanOptions{Reverse: reverse}))
 				checkEntries(t, fmt.Sprintf("ScanRange(%v, %v, reverse=%v)", from, to, reverse), got, w)
 			}
 		}
@@ -374,7 +379,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 
 	t.Run("EarlyBreak", func(t *testing.T) {
 		n := 0
-		for _, err := range s.Scan(term.Atom("_"), store.ScanOptions{}) {
+		for _, err := range s.Scan(ctx, term.Atom("_"), store.ScanOptions{}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -386,7 +391,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 		// Store's Close at cleanup reports any iterator left open.
 		func() {
 			defer func() { recover() }()
-			for range s.Scan(term.Atom("_"), store.ScanOptions{KeysOnly: true}) {
+			for range s.Scan(ctx, term.Atom("_"), store.ScanOptions{KeysOnly: true}) {
 				panic("boom")
 			}
 		}()
@@ -418,7 +423,7 @@ func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
 		term.Tuple(term.Atom("b"), term.Int(1)),
 	}
 	for _, k := range good {
-		if err := s.Put(k, []byte("ok")); err != nil {
+		if err := s.Put(ctx, k, []byte("ok")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -436,7 +441,7 @@ func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
 			t.Fatal(err)
 		}
 	}
-	if err := wb.Commit(true); err != nil {
+	if err := wb.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	wb.Close()
@@ -450,7 +455,7 @@ func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
 			}
 			reported = append(reported, k)
 		}}
-		got := collect(t, s.Scan(term.Atom("_"), opts))
+		got := collect(t, s.Scan(ctx, term.Atom("_"), opts))
 		if len(got) != len(good) {
 			t.Errorf("full scan with foreign keys yielded %d entries, want %d", len(got), len(good))
 		}
@@ -463,20 +468,20 @@ func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
 		}
 
 		reported = nil
-		got = collect(t, s.Scan(term.Tuple(term.Atom("a"), term.Atom("_")), opts))
+		got = collect(t, s.Scan(ctx, term.Tuple(term.Atom("a"), term.Atom("_")), opts))
 		if len(got) != 2 || len(reported) != 2 {
 			t.Errorf("Scan({a,'_'}) yielded %d entries and reported %x; want 2 and the two {a,2} look-alikes", len(got), reported)
 		}
 	}
 	// Without OnBadKey they are skipped quietly.
-	if got := collect(t, s.Scan(term.Atom("_"), store.ScanOptions{})); len(got) != len(good) {
+	if got := collect(t, s.Scan(ctx, term.Atom("_"), store.ScanOptions{})); len(got) != len(good) {
 		t.Errorf("full scan yielded %d entries, want %d", len(got), len(good))
 	}
 }
 
 func testBatches(t *testing.T, open func(t *testing.T) store.KV) {
 	s := newStore(t, open)
-	count := func() int { return len(collect(t, s.Scan(term.Atom("_"), store.ScanOptions{KeysOnly: true}))) }
+	count := func() int { return len(collect(t, s.Scan(ctx, term.Atom("_"), store.ScanOptions{KeysOnly: true}))) }
 	key := func(i int) term.Term { return term.Tuple(term.Atom("k"), term.Int(int64(i))) }
 
 	// A batch spoiled by a key that cannot be encoded writes nothing.
@@ -493,7 +498,7 @@ func testBatches(t *testing.T, open func(t *testing.T) store.KV) {
 	if err := b.Put(key(100), nil); err == nil {
 		t.Error("Put after a failed Put succeeded")
 	}
-	if err := s.Apply(b); !errors.Is(err, sext.ErrUnencodable) {
+	if err := s.Apply(ctx, b); !errors.Is(err, sext.ErrUnencodable) {
 		t.Errorf("Apply(spoiled batch) error = %v, want ErrUnencodable", err)
 	}
 	if n := count(); n != 0 {
@@ -504,7 +509,7 @@ func testBatches(t *testing.T, open func(t *testing.T) store.KV) {
 	b = s.NewBatch()
 	b.Put(key(1), []byte("v"))
 	b.Close()
-	if err := s.Apply(b); !errors.Is(err, store.ErrBatchClosed) {
+	if err := s.Apply(ctx, b); !errors.Is(err, store.ErrBatchClosed) {
 		t.Errorf("Apply(discarded) error = %v, want ErrBatchClosed", err)
 	}
 	if n := count(); n != 0 {
@@ -520,13 +525,13 @@ func testBatches(t *testing.T, open func(t *testing.T) store.KV) {
 	if n := count(); n != 0 {
 		t.Fatalf("unapplied batch visible: %d keys", n)
 	}
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(); n != 49 {
 		t.Fatalf("after Apply: %d keys, want 49", n)
 	}
-	if err := s.Apply(b); !errors.Is(err, store.ErrBatchClosed) {
+	if err := s.Apply(ctx, b); !errors.Is(err, store.ErrBatchClosed) {
 		t.Errorf("second Apply error = %v, want ErrBatchClosed", err)
 	}
 	if err := b.Put(key(99), nil); !errors.Is(err, store.ErrBatchClosed) {
@@ -534,19 +539,19 @@ func testBatches(t *testing.T, open func(t *testing.T) store.KV) {
 	}
 
 	// Single writes.
-	if err := s.Delete(key(8)); err != nil {
+	if err := s.Delete(ctx, key(8)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Get(key(8)); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Get(ctx, key(8)); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Get after Delete error = %v, want ErrNotFound", err)
 	}
-	if err := s.Put(key(8), []byte("back")); err != nil {
+	if err := s.Put(ctx, key(8), []byte("back")); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := s.Get(key(8)); err != nil || string(v) != "back" {
+	if v, err := s.Get(ctx, key(8)); err != nil || string(v) != "back" {
 		t.Errorf("Get = %q, %v", v, err)
 	}
-	if err := s.Put(nan, nil); !errors.Is(err, sext.ErrUnencodable) {
+	if err := s.Put(ctx, nan, nil); !errors.Is(err, sext.ErrUnencodable) {
 		t.Errorf("Put(NaN) error = %v", err)
 	}
 }

@@ -1,6 +1,7 @@
-package store_test
+package pebblekv_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,13 +12,16 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
 
+var ctx = context.Background()
+
 func TestPebbleConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.KV {
-		kv, err := store.OpenPebble(t.TempDir(), &store.Options{NoSync: true})
+		kv, err := pebblekv.Open(t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,14 +45,14 @@ func TestReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	k1, k2 := mustParse(t, "{user, 1, <<\"ann\">>}"), mustParse(t, "{user, 2, <<\"bob\">>}")
-	if err := s.Put(k1, []byte("one")); err != nil {
+	if err := s.Put(ctx, k1, []byte("one")); err != nil {
 		t.Fatal(err)
 	}
 	b := s.NewBatch()
 	b.Put(k2, []byte("two"))
 	b.Put(mustParse(t, "{user, 3}"), []byte("three"))
 	b.Delete(mustParse(t, "{user, 3}"))
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -57,20 +61,20 @@ func TestReopen(t *testing.T) {
 	if err := s.Close(); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("second Close = %v, want ErrClosed", err)
 	}
-	if _, err := s.Get(k1); !errors.Is(err, store.ErrClosed) {
+	if _, err := s.Get(ctx, k1); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("Get after Close = %v, want ErrClosed", err)
 	}
-	for range s.Scan(term.Atom("_"), store.ScanOptions{}) {
+	for range s.Scan(ctx, term.Atom("_"), store.ScanOptions{}) {
 		break // yields ErrClosed, must not panic
 	}
 
-	s, err = store.Open(dir, &store.Options{MustExist: true})
+	s, err = store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	var got []string
-	for e, err := range s.Scan(mustParse(t, "{user, '_', '_'}"), store.ScanOptions{}) {
+	for e, err := range s.Scan(ctx, mustParse(t, "{user, '_', '_'}"), store.ScanOptions{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +84,7 @@ func TestReopen(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("after reopen: %q, want %q", got, want)
 	}
-	st, err := s.Stats()
+	st, err := s.Stats(ctx)
 	if err != nil || st.Backend != "pebble" || st.DiskBytes == 0 {
 		t.Errorf("Stats = %+v, %v", st, err)
 	}
@@ -90,7 +94,7 @@ func TestReopen(t *testing.T) {
 // Close, so nothing is lost.
 func TestBulkNoWAL(t *testing.T) {
 	dir := t.TempDir()
-	s, err := store.Open(dir, &store.Options{NoSync: true, DisableWAL: true, MemTableSize: 8 << 20})
+	s, err := store.Open(dir, &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 8 << 20}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +102,7 @@ func TestBulkNoWAL(t *testing.T) {
 	for i := range 5000 {
 		b.Put(term.Tuple(term.Atom("n"), term.Int(int64(i))), []byte("x"))
 	}
-	if err := s.Apply(b); err != nil {
+	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -110,7 +114,7 @@ func TestBulkNoWAL(t *testing.T) {
 	}
 	defer s.Close()
 	n := 0
-	for _, err := range s.Scan(mustParse(t, "{n, '_'}"), store.ScanOptions{KeysOnly: true}) {
+	for _, err := range s.Scan(ctx, mustParse(t, "{n, '_'}"), store.ScanOptions{KeysOnly: true}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +123,7 @@ func TestBulkNoWAL(t *testing.T) {
 	if n != 5000 {
 		t.Errorf("%d keys after reopen, want 5000", n)
 	}
-	st, err := s.Stats()
+	st, err := s.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,13 +143,13 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("Open created missing parent directories")
 	}
 
-	_, err = store.Open(filepath.Join(tmp, "absent"), &store.Options{MustExist: true})
+	_, err = store.Open(filepath.Join(tmp, "absent"), &store.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Open(MustExist) of a missing dir: %v, want ErrNoStore", err)
 	}
 	empty := filepath.Join(tmp, "empty")
 	os.Mkdir(empty, 0o755)
-	_, err = store.Open(empty, &store.Options{MustExist: true})
+	_, err = store.Open(empty, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Open(MustExist) of an empty dir: %v, want ErrNoStore", err)
 	}
@@ -185,7 +189,7 @@ func TestForeignKeyThroughPebble(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		s.Put(term.Tuple(term.Atom("k"), term.Int(int64(i))), []byte("v"))
+		s.Put(ctx, term.Tuple(term.Atom("k"), term.Int(int64(i))), []byte("v"))
 	}
 	s.Close()
 
@@ -207,7 +211,7 @@ func TestForeignKeyThroughPebble(t *testing.T) {
 	defer s.Close()
 	var bad [][]byte
 	var keys []string
-	for e, err := range s.Scan(mustParse(t, "{k, '_'}"), store.ScanOptions{OnBadKey: func(k []byte, err error) {
+	for e, err := range s.Scan(ctx, mustParse(t, "{k, '_'}"), store.ScanOptions{OnBadKey: func(k []byte, err error) {
 		if !errors.Is(err, sext.ErrTrailing) {
 			t.Errorf("OnBadKey error %v, want ErrTrailing", err)
 		}

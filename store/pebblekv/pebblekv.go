@@ -1,0 +1,259 @@
+// Package pebblekv is the store's embedded backend: a Pebble database in a
+// directory, behind the seam (package seam). store.Open puts a Store on it
+// in one line; use this package directly to reach Pebble's options or the
+// raw byte keys.
+//
+// It guards the caller's process from Pebble's own ways of giving up: a
+// corrupt table is an error wrapping seam.ErrCorrupt from the call that
+// read it, never an exit; a directory that holds store files but lost its
+// manifest marker is refused rather than recreated empty; and a
+// write-ahead log that ends in a torn record is reported (Warnings) and
+// kept on record in the directory until a check clears it.
+package pebblekv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/erlsext/sext/store/seam"
+)
+
+// Options configures Open. A nil *Options is the zero value, which is the
+// safe default: the store is created if missing and the write-ahead log
+// is on.
+type Options struct {
+	// MustExist makes Open fail with seam.ErrNoStore instead of creating
+	// a new store, for commands that only read.
+	MustExist bool
+
+	// DisableWAL turns the write-ahead log off, for bulk loads that can be
+	// redone: writes live in memory tables until those are flushed, and
+	// a crash loses whatever was not. Close flushes first, and so does a
+	// commit with sync.
+	DisableWAL bool
+
+	// MemTableSize is the size of each memory table in bytes; 0 means
+	// Pebble's default (4 MB). Larger tables make bulk loads faster.
+	MemTableSize uint64
+}
+
+// KV is the embedded backend: a Pebble database in a directory, behind
+// the seam.
+type KV struct {
+	db       *pebble.DB
+	lock     *pebble.Lock
+	dir      string
+	flushOut bool // flush memory tables on Close and sync (no WAL to replay them)
+	faults   *faults
+
+	mu       sync.Mutex
+	warnings []error // on record: torn logs met at this or an earlier open
+}
+
+var (
+	_ seam.KV         = (*KV)(nil)
+	_ seam.StatsKV    = (*KV)(nil)
+	_ seam.WarningsKV = (*KV)(nil)
+)
+
+// Open opens the Pebble database in dir, creating it (and dir, but not
+// dir's parent) if needed. A missing directory is an error wrapping
+// seam.ErrNoStore, one that another process has open an error wrapping
+// seam.ErrLocked, one that holds store files but no manifest marker an
+// error wrapping seam.ErrCorrupt; each names the path.
+func Open(dir string, opts *Options) (*KV, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if err := prepareDir(dir, opts.MustExist); err != nil {
+		return nil, err
+	}
+	// Taking the lock ourselves, before Open, is what lets a lock held by
+	// another process be told apart from every other failure to open. It
+	// also keeps another process from writing while we read the logs.
+	lock, err := pebble.LockDirectory(dir, vfs.Default)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // the LOCK file could not be created
+			return nil, &seam.PathError{Path: dir, Err: err}
+		}
+		return nil, &seam.PathError{Path: dir, Err: seam.Mark(seam.ErrLocked, err)}
+	}
+	kv, err := open(dir, lock, opts)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return kv, nil
+}
+
+func open(dir string, lock *pebble.Lock, opts *Options) (*KV, error) {
+	if err := refuseOrphans(dir, opts.MustExist); err != nil {
+		return nil, err
+	}
+	warnings, err := checkLogs(dir)
+	if err != nil {
+		return nil, &seam.PathError{Path: dir, Err: err}
+	}
+	f := &faults{dir: dir}
+	popts := &pebble.Options{
+		Lock:             lock,
+		Logger:           f,
+		EventListener:    f.listener(),
+		ErrorIfNotExists: opts.MustExist,
+		DisableWAL:       opts.DisableWAL,
+		MemTableSize:     opts.MemTableSize,
+	}
+	var db *pebble.DB
+	err = f.guard(func() error {
+		var err error
+		db, err = pebble.Open(dir, popts)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, pebble.ErrDBDoesNotExist) {
+			return nil, &seam.PathError{Path: dir, Err: fmt.Errorf("%w (the directory holds no store)", seam.ErrNoStore)}
+		}
+		return nil, &seam.PathError{Path: dir, Err: f.convert(err)}
+	}
+	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL, faults: f, warnings: warnings}, nil
+}
+
+// prepareDir checks dir and, unless mustExist, creates it in an existing
+// parent. Pebble would create every missing parent; a mistyped path should
+// be an error instead.
+func prepareDir(dir string, mustExist bool) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return &seam.PathError{Path: dir, Err: fmt.Errorf("%w (not a directory)", seam.ErrNoStore)}
+	case err == nil:
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return &seam.PathError{Path: dir, Err: err}
+	case mustExist:
+		return &seam.PathError{Path: dir, Err: seam.ErrNoStore}
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if _, err := os.Stat(parent); err != nil {
+		return &seam.PathError{Path: dir, Err: fmt.Errorf("%w (parent directory %s: %w)", seam.ErrNoStore, parent, err)}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return &seam.PathError{Path: dir, Err: err}
+	}
+	return nil
+}
+
+// refuseOrphans refuses a directory that holds a store's files but no
+// manifest marker. Pebble finds its current manifest through the marker
+// alone; without it Pebble sees no store, creates an empty one and then
+// deletes the tables it does not know as obsolete. Whatever removed the
+// marker, the data is still there, and only a person can bring it back.
+func refuseOrphans(dir string, mustExist bool) error {
+	desc, err := pebble.Peek(dir, vfs.Default)
+	if err != nil {
+		return &seam.PathError{Path: dir, Err: err}
+	}
+	if desc.Exists {
+		return nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return &seam.PathError{Path: dir, Err: err}
+	}
+	var found []string
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, "MANIFEST-") || strings.HasSuffix(n, ".sst") ||
+			strings.HasSuffix(n, ".log") || strings.HasSuffix(n, ".blob") {
+			found = append(found, n)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return &seam.PathError{Path: dir, Err: &seam.CorruptError{Path: dir, Offset: -1, Err: fmt.Errorf(
+		"%d store files (%s, ...) but no manifest marker (marker.manifest.*): refusing to open or create a store over them; restore the marker from a backup, or move the files away",
+		len(found), found[0])}}
+}
+
+// DB returns the Pebble database, for tests and tools that need it.
+func (p *KV) DB() *pebble.DB { return p.db }
+
+// Dir returns the store's directory.
+func (p *KV) Dir() string { return p.dir }
+
+// Close flushes memory tables if the WAL is off, then closes the database
+// and releases the directory lock.
+func (p *KV) Close() (err error) {
+	defer p.faults.recover(&err)
+	if p.flushOut {
+		err = p.db.Flush()
+	}
+	err = errors.Join(p.faults.convert(err), p.faults.convert(p.db.Close()), p.lock.Close())
+	return err
+}
+
+// Warnings returns the torn write-ahead logs on record: met when this KV
+// opened, or by an earlier open and not yet cleared. Each is a
+// *seam.CorruptError wrapping seam.ErrTornLog.
+func (p *KV) Warnings() []error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]error(nil), p.warnings...)
+}
+
+// ClearWarnings removes the record of torn logs, once a person has seen
+// it: the data they lost cannot come back, and a store should not warn
+// forever.
+func (p *KV) ClearWarnings() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := os.Remove(filepath.Join(p.dir, notesFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	p.warnings = nil
+	return nil
+}
+
+// Stats reads Pebble's metrics and table properties.
+func (p *KV) Stats(ctx context.Context) (st seam.Stats, err error) {
+	defer p.faults.recover(&err)
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	m := p.db.Metrics()
+	st = seam.Stats{
+		Backend:      "pebble",
+		Dir:          p.dir,
+		DiskBytes:    m.DiskSpaceUsage(),
+		Tables:       m.Total().TablesCount,
+		MemTableSize: m.MemTable.Size,
+	}
+	levels, err := p.db.SSTables(pebble.WithProperties())
+	if err != nil {
+		return st, p.faults.convert(err)
+	}
+	var entries, dels uint64
+	for _, level := range levels {
+		for _, t := range level {
+			if t.Properties != nil {
+				entries += t.Properties.NumEntries
+				dels += t.Properties.NumDeletions
+			}
+		}
+	}
+	if entries > dels {
+		st.KeysEstimate = entries - dels
+	}
+	return st, nil
+}

@@ -1,0 +1,132 @@
+package pebblekv
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/wal"
+
+	"github.com/erlsext/sext/store/seam"
+)
+
+// notesFile keeps, in the store's directory, a line for every torn log an
+// open met: "FILE<TAB>OFFSET<TAB>DETAIL". Pebble replays a log when it
+// opens and then deletes or recycles it, so the evidence of a torn one is
+// gone after the first open; the note is what lets a later check find
+// it. Pebble ignores files whose names it does not know.
+const notesFile = "SEXT-TORN-LOGS"
+
+// checkLogs reads every write-ahead log in dir to its end, before Pebble
+// replays them, and returns the torn ones on record (new and old).
+//
+// Pebble accepts a last log that ends inside a record without a word: it
+// is what a crash mid-write leaves, and the writes after it were never
+// acknowledged as synced. But a log cut short on disk (a torn sector, a
+// truncating copy, a full disk) looks the same, and then it silently
+// drops writes that were synced. The two cannot be told apart from the
+// file, so both are reported.
+func checkLogs(dir string) ([]error, error) {
+	notes, err := readNotes(dir)
+	if err != nil {
+		return nil, err
+	}
+	logs, err := wal.Scan(wal.Dir{FS: vfs.Default, Dirname: dir})
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, n := range notes {
+		known[n.Error()] = true
+	}
+	var fresh []*seam.CorruptError
+	for _, ll := range logs {
+		ce := readLog(dir, ll)
+		if ce != nil && !known[ce.Error()] {
+			fresh = append(fresh, ce)
+			notes = append(notes, ce)
+		}
+	}
+	if len(fresh) > 0 {
+		if err := appendNotes(dir, fresh); err != nil {
+			return nil, err
+		}
+	}
+	return notes, nil
+}
+
+// readLog reads one logical log and returns how it is torn, or nil if it
+// ends cleanly.
+func readLog(dir string, ll wal.LogicalLog) *seam.CorruptError {
+	r := ll.OpenForRead()
+	defer r.Close()
+	name := filepath.Join(dir, fmt.Sprintf("%06d.log", uint64(ll.Num)))
+	var last int64
+	for {
+		rec, off, err := r.NextRecord()
+		if err == nil {
+			_, err = io.Copy(io.Discard, rec)
+		}
+		if off.PhysicalFile != "" {
+			name = off.PhysicalFile
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			if off.Physical > 0 || last == 0 {
+				last = off.Physical
+			}
+			return &seam.CorruptError{Path: name, Offset: last, Err: fmt.Errorf("%w (%v)", seam.ErrTornLog, err)}
+		}
+		last = off.Physical
+	}
+}
+
+func readNotes(dir string) ([]error, error) {
+	f, err := os.Open(filepath.Join(dir, notesFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var notes []error
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		path, rest, _ := strings.Cut(sc.Text(), "\t")
+		offText, detail, _ := strings.Cut(rest, "\t")
+		off, err := strconv.ParseInt(offText, 10, 64)
+		if err != nil {
+			off = -1
+		}
+		notes = append(notes, &seam.CorruptError{Path: path, Offset: off, Err: &noteErr{detail}})
+	}
+	return notes, sc.Err()
+}
+
+// noteErr is a torn log read back from the notes file: its text as
+// recorded, and ErrTornLog to errors.Is.
+type noteErr struct{ text string }
+
+func (e *noteErr) Error() string { return e.text }
+func (e *noteErr) Unwrap() error { return seam.ErrTornLog }
+
+func appendNotes(dir string, notes []*seam.CorruptError) error {
+	f, err := os.OpenFile(filepath.Join(dir, notesFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(f, "%s\t%d\t%s\n", n.Path, n.Offset, strings.ReplaceAll(n.Err.Error(), "\n", " "))
+	}
+	return errors.Join(f.Sync(), f.Close())
+}
