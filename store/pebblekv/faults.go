@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -107,8 +108,10 @@ func (f *faults) guard(fn func() error) (err error) {
 
 // convert gives a corruption error from Pebble the seam's form, naming
 // the file Pebble blames.
+// Pebble marks corruption with cockroachdb/errors, which the standard
+// errors.Is does not see: pebble.IsCorruptionError does.
 func (f *faults) convert(err error) error {
-	if err == nil || !errors.Is(err, pebble.ErrCorruption) {
+	if err == nil || !pebble.IsCorruptionError(err) {
 		return err
 	}
 	var ce *seam.CorruptError
@@ -119,5 +122,20 @@ func (f *faults) convert(err error) error {
 	if info := pebble.ExtractDataCorruptionInfo(err); info != nil && info.Path != "" {
 		path = info.Path
 	}
-	return &seam.CorruptError{Path: path, Offset: -1, Err: err}
+	return &seam.CorruptError{Path: path, Offset: -1, Err: &engineErr{err}}
 }
+
+// engineErr is Pebble's error with only the first line of its text:
+// the rest is a carrier of details ("<corruption detail carrier>") that
+// means nothing to a person.
+type engineErr struct{ err error }
+
+func (e *engineErr) Error() string {
+	msg := e.err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+func (e *engineErr) Unwrap() error { return e.err }
