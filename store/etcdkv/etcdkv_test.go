@@ -32,6 +32,7 @@ func TestEtcd(t *testing.T) {
 	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, c) })
 	t.Run("Batches", func(t *testing.T) { testBatches(t, c) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, c) })
+	t.Run("Context", func(t *testing.T) { testContext(t, c) })
 	t.Run("Watch", func(t *testing.T) { testWatchJobs(t, c) })
 	t.Run("Rates", func(t *testing.T) { testRates(t, c) })
 }

@@ -253,6 +253,36 @@ func TestFaults(t *testing.T) {
 		return nil
 	})
 
+	// The caller's context bounds a call as well as the KV's timeout: a
+	// deadline shorter than the timeout ends the call at that deadline,
+	// and a cancellation ends it at once, each with its own error.
+	const short, slack = 300 * time.Millisecond, 400 * time.Millisecond
+	dctx, dcancel := context.WithTimeout(ctx, short)
+	start := time.Now()
+	_, err = s.Get(dctx, loadKey(1))
+	dcancel()
+	if d := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, etcdkv.ErrUnavailable) || d > short+slack {
+		t.Errorf("Get with a %v deadline without quorum: %v after %v; want DeadlineExceeded and ErrUnavailable by %v", short, err, d, short+slack)
+	}
+	for what, call := range map[string]func(context.Context) error{
+		"Put": func(c context.Context) error { return s.Put(c, loadKey(int(unacked)), nil) },
+		"Scan": func(c context.Context) error {
+			for _, err := range s.Scan(c, pattern, store.ScanOptions{}) {
+				return err
+			}
+			return nil
+		},
+	} {
+		cctx, ccancel := context.WithCancel(ctx)
+		time.AfterFunc(short, ccancel)
+		start := time.Now()
+		err := call(cctx)
+		if d := time.Since(start); !errors.Is(err, context.Canceled) || errors.Is(err, etcdkv.ErrUnavailable) || d > short+slack {
+			t.Errorf("%s cancelled after %v without quorum: %v after %v; want Canceled by %v", what, short, err, d, short+slack)
+		}
+		ccancel()
+	}
+
 	// Both back: every acknowledged write is there.
 	c.Restart(leader)
 	c.Restart(second)

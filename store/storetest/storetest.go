@@ -399,6 +399,7 @@ func testStore(t *testing.T, open func(t *testing.T) store.KV) {
 
 	t.Run("BadKeys", func(t *testing.T) { testBadKeys(t, open) })
 	t.Run("Batches", func(t *testing.T) { testBatches(t, open) })
+	t.Run("Check", func(t *testing.T) { testCheck(t, open) })
 }
 
 func checkEntries(t *testing.T, what string, got []store.Entry, want []record) {
