@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/storetest"
 )
 
 // TestDBEtcd runs the db subcommands, and watch, against a real
@@ -20,6 +22,10 @@ func TestDBEtcd(t *testing.T) {
 		t.Helper()
 		return execDB(t, stdin, append([]string{"db", "--etcd", eps}, args...)...)
 	}
+
+	// Keys other writers left: check and check --fix, before and after,
+	// on the empty cluster, which is left empty again.
+	checkEtcd(t, c, db)
 
 	db("", "put", "{job, q1, ready, 1}", "first").expect(t, 0, text(""))
 	db("", "get", "{job, q1, ready, 1}").expect(t, 0, text("first\n"))
@@ -101,5 +107,41 @@ live:
 	db("", "--timeout", "1s", "get", "{job, q1, ready, 2}").expect(t, 1, text(""), "backend unavailable")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("get without quorum took %v with --timeout 1s", d)
+	}
+}
+
+// checkEtcd runs checkCLI against the cluster: seeded through etcdkv
+// with foreign, legacy-bignum and unsorted-map keys.
+func checkEtcd(t *testing.T, c *etcdcluster.Cluster, db func(string, ...string) dbResult) {
+	t.Helper()
+	db("{k, 1}\tone\n{k, 2}\ttwo\n", "load", "-").expect(t, 0, text(""))
+	kv, err := etcdkv.Open(etcdkv.Options{Endpoints: c.Endpoints()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kv.Close()
+	seeds := storetest.NewSeeds(t)
+	seedKeys(t, kv, seeds)
+	checkCLI(t, seeds, db, func() {
+		wb := kv.NewBatch()
+		wb.Delete(seeds.Foreign)
+		if err := wb.Commit(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// Leave the cluster empty for the rest of the test.
+	it, err := kv.NewIter(ctx, nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := kv.NewBatch()
+	for it.Next() {
+		wb.Delete(bytes.Clone(it.Key()))
+	}
+	if err := it.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := wb.Commit(ctx, true); err != nil {
+		t.Fatal(err)
 	}
 }
