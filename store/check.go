@@ -22,13 +22,19 @@ type CheckOptions struct {
 	OnForeign func(key []byte, err error)
 	// OnNonCanonical, when set, is called with every key that decodes but
 	// is not canonical, its term and, with Fix, what became of it: nil
-	// once rewritten, an error wrapping ErrConflict if left.
+	// once rewritten (or, without Fix, found), an error wrapping
+	// ErrConflict or ErrUnencodable if left.
 	OnNonCanonical func(key []byte, t term.Term, fix error)
 }
 
 // ErrConflict: a non-canonical key's canonical bytes are stored too, so
 // Check with Fix cannot rewrite it without losing one of two values.
 var ErrConflict = errors.New("store: the canonical key is stored too; left as it is")
+
+// ErrUnencodable: a key decodes to a term the store's codec cannot
+// encode (nested deeper than the encoder allows), so it has no canonical
+// bytes to be rewritten to.
+var ErrUnencodable = errors.New("store: the key's term does not encode; left as it is")
 
 // CheckResult counts what Check found.
 type CheckResult struct {
@@ -100,7 +106,10 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, erro
 	for it.Next() {
 		k := it.Key()
 		r.Keys++
-		t, err := s.codec.Decode(k)
+		t, c, ok, err := classify(s.codec, canon, k)
+		if c != nil {
+			canon = c
+		}
 		if err != nil {
 			r.Foreign++
 			if opts.OnForeign != nil {
@@ -108,14 +117,19 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, erro
 			}
 			continue
 		}
-		canon, err = s.codec.Append(canon[:0], t)
-		if err == nil && bytes.Equal(canon, k) {
+		if ok {
 			continue
 		}
 		r.NonCanonical++
-		if !opts.Fix || err != nil {
+		if c == nil {
 			if opts.OnNonCanonical != nil {
-				opts.OnNonCanonical(bytes.Clone(k), t, err)
+				opts.OnNonCanonical(bytes.Clone(k), t, ErrUnencodable)
+			}
+			continue
+		}
+		if !opts.Fix {
+			if opts.OnNonCanonical != nil {
+				opts.OnNonCanonical(bytes.Clone(k), t, nil)
 			}
 			continue
 		}

@@ -131,8 +131,8 @@ func (s *Store) scan(ctx context.Context, lower, upper []byte, pattern *term.Ter
 				continue
 			}
 			if opts.OnNonCanonical != nil {
-				canon, err = s.codec.Append(canon[:0], t)
-				if err != nil || !bytes.Equal(canon, k) {
+				var ok bool
+				if _, canon, ok, _ = classify(s.codec, canon, k); !ok {
 					opts.OnNonCanonical(bytes.Clone(k), t)
 				}
 			}

@@ -1,0 +1,4 @@
+package store
+
+// Classify exposes classify to the external tests.
+var Classify = classify
