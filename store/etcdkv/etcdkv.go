@@ -2,7 +2,7 @@
 // store.KV (and store.StatsKV) over etcd's v3 API, so that
 //
 //	kv, err := etcdkv.Open(etcdkv.Options{Endpoints: []string{"127.0.0.1:2379"}})
-//	s := store.New(kv)
+//	s := store.New(kv, nil)
 //
 // gives the same Store, with the same scans and patterns, as the embedded
 // Pebble backend, replicated by Raft across the cluster's members. It adds

@@ -1,0 +1,74 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"os"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/term"
+)
+
+// A store under a directory, a write, and a scan by pattern, each call
+// with the caller's context.
+func ExampleOpen() {
+	dir, _ := os.MkdirTemp("", "store-example-")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	for id, v := range []string{"tea", "cake", "jam"} {
+		s.Put(ctx, term.Tuple(term.Atom("order"), term.Int(42), term.Int(int64(id))), []byte(v))
+	}
+	pattern := term.Tuple(term.Atom("order"), term.Int(42), term.Atom("_"))
+	for e, err := range s.Scan(ctx, pattern, store.ScanOptions{Limit: 2}) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(e.Key, string(e.Value))
+	}
+	// Output:
+	// {order,42,0} tea
+	// {order,42,1} cake
+}
+
+// Check finds a key another writer left in the pre-2013 bignum layout,
+// which Get cannot reach, and with Fix rewrites it to its canonical
+// bytes, value kept.
+func ExampleStore_Check() {
+	dir, _ := os.MkdirTemp("", "store-example-")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+
+	key := term.Tuple(term.Atom("big"), term.BigInt(new(big.Int).Lsh(big.NewInt(1), 80)))
+	old, _ := sext.Options{Legacy: true}.Encode(key)
+	wb := s.KV().NewBatch() // raw bytes, as the other writer wrote them
+	wb.Set(old, []byte("kept"))
+	wb.Commit(ctx, true)
+	wb.Close()
+
+	_, err = s.Get(ctx, key)
+	fmt.Println("before:", err)
+	r, _ := s.Check(ctx, store.CheckOptions{Fix: true})
+	fmt.Printf("non-canonical %d, fixed %d\n", r.NonCanonical, r.Fixed)
+	v, err := s.Get(ctx, key)
+	fmt.Println("after:", string(v), err)
+	// Output:
+	// before: store: key not found: {big,1208925819614629174706176}
+	// non-canonical 1, fixed 1
+	// after: kept <nil>
+}

@@ -1,0 +1,142 @@
+package pebblekv_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/term"
+)
+
+// TestContext: the embedded backend honours a cancelled context before
+// every call, and a cursor stops within a few hundred keys of its
+// context being cancelled.
+func TestContext(t *testing.T) {
+	dir := t.TempDir()
+	fill(t, dir, 5000)
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	key := term.Tuple(term.Atom("k"), term.Int(1))
+	for what, call := range map[string]func() error{
+		"Get":   func() error { _, err := s.Get(done, key); return err },
+		"Put":   func() error { return s.Put(done, key, []byte("no")) },
+		"Sync":  func() error { return s.Sync(done) },
+		"Stats": func() error { _, err := s.Stats(done); return err },
+		"Scan": func() error {
+			for _, err := range s.Scan(done, term.Atom("_"), store.ScanOptions{}) {
+				return err
+			}
+			return nil
+		},
+		"Check": func() error { _, err := s.Check(done, store.CheckOptions{}); return err },
+	} {
+		if err := call(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: %v, want context.Canceled", what, err)
+		}
+	}
+	if v, err := s.Get(ctx, key); err != nil || string(v) == "no" {
+		t.Errorf("Get = %q, %v: the cancelled Put wrote", v, err)
+	}
+
+	sctx, scancel := context.WithCancel(ctx)
+	defer scancel()
+	n := 0
+	var scanErr error
+	for _, err := range s.Scan(sctx, term.Atom("_"), store.ScanOptions{KeysOnly: true}) {
+		if err != nil {
+			scanErr = err
+			break
+		}
+		if n++; n == 1000 {
+			scancel()
+		}
+	}
+	if !errors.Is(scanErr, context.Canceled) || n > 1000+256 {
+		t.Errorf("scan cancelled after 1000 of 5000 keys: %d keys, %v; want Canceled within 256 more", n, scanErr)
+	}
+}
+
+// TestNoSyncSyncSurvivesSIGKILL re-runs the test binary as a child that
+// writes with NoSync, calls Sync after every 500 keys and reports the
+// count, and keeps writing; the parent kills it with SIGKILL after a few
+// reports. Every key the child reported synced is there. (Without Sync,
+// NoSync writes live in the child's memory and SIGKILL loses them: the
+// reason NoSync no longer promises to survive a crash of the process.)
+func TestNoSyncSyncSurvivesSIGKILL(t *testing.T) {
+	if dir := os.Getenv("PEBBLEKV_SYNC_CHILD"); dir != "" {
+		syncChild(dir)
+		return
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoSyncSyncSurvivesSIGKILL$")
+	cmd.Env = append(os.Environ(), "PEBBLEKV_SYNC_CHILD="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	synced, reports := 0, 0
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		n, ok := strings.CutPrefix(sc.Text(), "synced ")
+		if !ok {
+			continue
+		}
+		synced, _ = strconv.Atoi(n)
+		if reports++; reports == 5 {
+			cmd.Process.Signal(syscall.SIGKILL)
+			break
+		}
+	}
+	cmd.Wait()
+	if reports < 5 {
+		t.Fatalf("child reported %d times before it ended", reports)
+	}
+	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range synced {
+		if v, err := s.Get(ctx, term.Tuple(term.Atom("k"), term.Int(int64(i)))); err != nil || string(v) != fmt.Sprint(i) {
+			t.Fatalf("key %d of %d reported synced: %q, %v", i, synced, v, err)
+		}
+	}
+}
+
+func syncChild(dir string) {
+	s, err := store.Open(dir, &store.Options{NoSync: true})
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	for i := 0; ; i++ {
+		if err := s.Put(ctx, term.Tuple(term.Atom("k"), term.Int(int64(i))), []byte(fmt.Sprint(i))); err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		if (i+1)%500 == 0 {
+			if err := s.Sync(ctx); err != nil {
+				fmt.Println(err)
+				os.Exit(1)
+			}
+			fmt.Printf("synced %d\n", i+1)
+		}
+	}
+}
