@@ -200,6 +200,62 @@ func TestDBLoadSIGKILL(t *testing.T) {
 	}
 }
 
+// TestDBLoadInterrupt interrupts a load as Ctrl-C would: it stops
+// between batches, closes the store and says how many keys it stored,
+// all of them durable, and they are all there.
+func TestDBLoadInterrupt(t *testing.T) {
+	const n = 400000
+	dir := t.TempDir()
+	file := filepath.Join(t.TempDir(), "load.txt")
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, "{k, %d}\tv%d\n", i, i)
+	}
+	os.WriteFile(file, b.Bytes(), 0o644)
+	cmd := exec.Command(buildDB(t), "db", "--dir", dir, "load", "--batch", "1", "--progress", "20ms", file)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	var rest []string
+	reports := 0
+	for sc.Scan() {
+		if durableRE.MatchString(sc.Text()) {
+			if reports++; reports == 3 {
+				cmd.Process.Signal(os.Interrupt)
+			}
+			continue
+		}
+		rest = append(rest, sc.Text())
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("interrupted load: %v, want exit status 1; stderr %q", err, rest)
+	}
+	m := regexp.MustCompile(`^sext: interrupted: ([0-9,]+) keys stored, all durable$`).FindStringSubmatch(strings.Join(rest, "\n"))
+	if m == nil {
+		t.Fatalf("interrupted load said %q", rest)
+	}
+	stored, _ := strconv.ParseInt(strings.ReplaceAll(m[1], ",", ""), 10, 64)
+	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.Check(ctx, store.CheckOptions{})
+	if err != nil || r.Keys != stored || !r.Clean() {
+		t.Errorf("after the interrupt: %+v, %v; want %d keys, clean", r, err, stored)
+	}
+	if stored == 0 || stored >= n {
+		t.Errorf("interrupt after %d of %d keys, want some but not all", stored, n)
+	}
+}
+
 // TestDBCheck seeds a Pebble store with foreign, legacy-bignum and
 // unsorted-map keys and runs scan, stats --exact, check and check --fix
 // on it, before and after.
