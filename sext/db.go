@@ -37,7 +37,8 @@ subcommands:
                      from PATTERN's first key to the last of --to's,
                      without matching), --limit N, --reverse, --count
   load FILE          read "TERM<TAB>VALUE" lines from FILE (- for stdin)
-                     and store them in batches; flags: --batch N
+                     and store them in batches; flags: --batch N,
+                     --progress DURATION (sync and report this often)
   stats              describe the store; --exact counts the keys
   check              count foreign and non-canonical keys and torn logs;
                      exit 1 if there are any; --fix rewrites the

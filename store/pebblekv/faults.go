@@ -69,10 +69,15 @@ func (f *faults) listener() *pebble.EventListener {
 				f.corrupt = append(f.corrupt, info)
 			}
 		},
-		// A background error (a compaction that read a corrupt table, say)
-		// is retried by Pebble and reaches a caller when a read meets the
-		// same data; logging it is all there is to do here.
-		BackgroundError: func(err error) { f.Errorf("background error: %v", err) },
+		// A background error from corrupt data (a compaction that read a
+		// corrupt table) is retried by Pebble and reaches a caller, typed,
+		// when a read meets the same data: it is not logged, so that the
+		// caller's one message is the only one. Others are logged.
+		BackgroundError: func(err error) {
+			if !pebble.IsCorruptionError(err) {
+				f.Errorf("background error: %v", err)
+			}
+		},
 	}
 }
 

@@ -37,6 +37,7 @@ const NumKeys = 10000
 func Run(t *testing.T, open func(t *testing.T) store.KV) {
 	t.Run("KV", func(t *testing.T) { testKV(t, open) })
 	t.Run("Store", func(t *testing.T) { testStore(t, open) })
+	t.Run("Context", func(t *testing.T) { testContext(t, open) })
 }
 
 // newStore wraps a fresh KV in a Store that is closed, and checked, when
