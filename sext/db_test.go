@@ -354,6 +354,7 @@ func TestDBForeignKeys(t *testing.T) {
 	r = execDB(t, "", "db", "--dir", dir, "scan", "'_'", "--count")
 	r.expect(t, 1, text("2\n"), "key "+sext.ToHex([]byte("plain text key")))
 	r = execDB(t, "", "db", "--dir", dir, "stats", "--exact")
+	r.expect(t, 1, nil, "2 foreign keys")
 	if !strings.Contains(r.stdout, "keys       2 ") || !strings.Contains(r.stdout, "foreign    2 keys") {
 		t.Errorf("stats --exact with foreign keys:\n%s", r.stdout)
 	}
