@@ -447,20 +447,24 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		fmt.Fprintf(stderr, "sext: %s bad lines left out\n", commas(int64(nbad)))
 	}
-	if errors.Is(err, context.Canceled) && dbCtx.Err() != nil {
-		p.clear()
-		status = closeStore(s, out.finish(), stderr)
-		if status == exitOK {
-			fmt.Fprintf(stderr, "sext: interrupted: %s keys stored, all durable\n", commas(n))
-		}
-		return exitFail
-	}
 	if err != nil {
 		p.clear()
-		out.fail("", errors.New(storeErr(err)))
-		status = closeStore(s, out.finish(), stderr)
-		if status == exitOK || errors.Is(err, store.ErrCorrupt) {
-			fmt.Fprintf(stderr, "sext: %s keys were stored before the error\n", commas(n))
+		interrupted := errors.Is(err, context.Canceled) && dbCtx.Err() != nil
+		if !interrupted {
+			out.fail("", errors.New(storeErr(err)))
+		}
+		out.finish()
+		// Closing syncs what was stored; if it fails, only what the
+		// progress reports called durable is sure to be.
+		durable := "all durable"
+		if cerr := s.Close(); cerr != nil {
+			fmt.Fprintf(stderr, "sext: closing the store: %s\n", storeErr(cerr))
+			durable = fmt.Sprintf("%s reported durable", commas(p.durable))
+		}
+		if interrupted {
+			fmt.Fprintf(stderr, "sext: interrupted: %s keys stored, %s\n", commas(n), durable)
+		} else {
+			fmt.Fprintf(stderr, "sext: %s keys were stored before the error, %s\n", commas(n), durable)
 		}
 		return exitFail
 	}
@@ -483,7 +487,7 @@ func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, p *pr
 	br := bufio.NewReaderSize(r, 256<<10)
 	b := s.NewBatch()
 	defer func() { b.Close() }()
-	var stored, durable, read int64
+	var stored, read int64
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := br.ReadSlice('\n')
 		if errors.Is(rerr, bufio.ErrBufferFull) {
@@ -513,9 +517,9 @@ func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, p *pr
 				if err := s.Sync(ctx); err != nil {
 					return stored, err
 				}
-				durable = stored
+				p.durable = stored
 			}
-			p.update(stored, durable, read)
+			p.update(stored, p.durable, read)
 		}
 		if rerr == io.EOF {
 			return stored, nil

@@ -22,6 +22,7 @@ type progress struct {
 	start    time.Time
 	lastSync time.Time
 	last     time.Time // of the last report
+	durable  int64     // keys synced at the last report, for a load
 	drawn    bool      // a bar is on the terminal line
 }
 
