@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/erlsext/sext/store/seam"
 	"github.com/erlsext/sext/term"
 )
 
@@ -55,8 +56,9 @@ func (r CheckResult) Clean() bool {
 // within etcd's default of 128 writes a transaction.
 const fixBatch = 64
 
-// Check reads every key in the store and counts the foreign and the
-// non-canonical ones; with opts.Fix it rewrites the non-canonical ones
+// Check reads every data key in the store (not the reserved range of
+// index entries, which CheckIndexes checks) and counts the foreign and
+// the non-canonical ones; with opts.Fix it rewrites the non-canonical ones
 // (see CheckOptions). It reads the values only of the keys it rewrites.
 // A read error ends it, with the counts so far.
 func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, error) {
@@ -65,7 +67,7 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, erro
 		return r, ErrClosed
 	}
 	r.Warnings = s.Warnings()
-	it, err := s.kv.NewIter(ctx, nil, nil, false)
+	it, err := s.kv.NewIter(ctx, seam.ReservedEnd, nil, false) // the reserved range is CheckIndexes'
 	if err != nil {
 		return r, err
 	}

@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store/seam"
 	"github.com/erlsext/sext/term"
 )
 
@@ -99,7 +100,7 @@ func failed(err error) iter.Seq2[Entry, error] {
 // with a pattern, keeps the keys that match it.
 func (s *Store) scan(ctx context.Context, lower, upper []byte, pattern *term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
 	if len(lower) == 0 {
-		lower = nil // the empty prefix bounds nothing
+		lower = seam.ReservedEnd // the empty prefix bounds only the reserved range (index.go)
 	}
 	return func(yield func(Entry, error) bool) {
 		if s.closed.Load() {

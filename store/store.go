@@ -62,6 +62,7 @@ type Store struct {
 	codec  sext.Options
 	sync   bool
 	closed atomic.Bool
+	ix     indexes // secondary indexes (index.go)
 }
 
 // New returns a Store over kv, which it takes over: Close closes kv. A
@@ -72,7 +73,9 @@ func New(kv KV, opts *Options) *Store {
 	}
 	codec := opts.Codec
 	codec.Canonical, codec.OrderedSB32 = false, false
-	return &Store{kv: kv, codec: codec, sync: !opts.NoSync}
+	s := &Store{kv: kv, codec: codec, sync: !opts.NoSync}
+	s.ix.shared = sharedBackend(kv)
+	return s
 }
 
 // Codec returns the options the store encodes and decodes keys with.
@@ -184,6 +187,7 @@ type Batch struct {
 	buf  []byte     // encoding scratch, reused across writes
 	err  error      // first error met, returned by Apply
 	done bool
+	log  writeLog // the writes, for their index entries (index_write.go)
 }
 
 // NewBatch returns an empty batch.
@@ -218,6 +222,9 @@ func (b *Batch) write(key term.Term, value []byte, set bool) error {
 		} else {
 			err = b.wb.Delete(b.buf)
 		}
+	}
+	if err == nil {
+		b.log.add(key, b.buf, value, set, b.s.ix.shared)
 	}
 	if err != nil {
 		b.err = fmt.Errorf("store: batch spoiled: %w", err)
@@ -269,7 +276,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		b.Close()
 		return ErrClosed
 	}
-	err := b.wb.Commit(ctx, s.sync)
+	err := s.commitIndexed(ctx, b)
 	if cerr := b.Close(); err == nil {
 		err = cerr
 	}

@@ -221,12 +221,15 @@ func (kv *KV) Revision(parent context.Context) (int64, error) {
 }
 
 // Stats counts the keys under the KV's prefix (exactly, at the current
-// revision) and reports the database size of the member that answered.
+// revision; the store's reserved range, seam.ReservedByte, is not data
+// and not counted) and reports the database size of the member that
+// answered.
 func (kv *KV) Stats(parent context.Context) (seam.Stats, error) {
 	st := seam.Stats{Backend: "etcd", Dir: strings.Join(kv.c.Endpoints(), ",")}
 	ctx, cancel := kv.ctx(parent)
 	defer cancel()
-	lower, opts := kv.rangeOpts(nil, nil)
+	// The store's reserved keys (index entries) are not data.
+	lower, opts := kv.rangeOpts(seam.ReservedEnd, nil)
 	resp, err := kv.c.Get(ctx, lower, append(opts, clientv3.WithCountOnly())...)
 	if err != nil {
 		return st, kv.wrap(parent, ctx, "stats", err)
@@ -356,6 +359,30 @@ type batch struct {
 	at    map[string]int
 	count int
 	done  bool
+	conds []clientv3.Cmp // RequireValue and the like
+}
+
+var _ seam.CondBatch = (*batch)(nil)
+
+// RequireValue makes the transaction compare key's value; etcd cannot
+// compare the value of a missing key, so absence is a create revision
+// of 0.
+func (b *batch) RequireValue(key, value []byte) {
+	if value == nil {
+		b.RequireAbsent(key)
+		return
+	}
+	b.conds = append(b.conds, clientv3.Compare(clientv3.Value(b.kv.key(key)), "=", string(value)))
+}
+
+// RequirePresent makes the transaction depend on key existing.
+func (b *batch) RequirePresent(key []byte) {
+	b.conds = append(b.conds, clientv3.Compare(clientv3.CreateRevision(b.kv.key(key)), ">", 0))
+}
+
+// RequireAbsent makes the transaction depend on key not existing.
+func (b *batch) RequireAbsent(key []byte) {
+	b.conds = append(b.conds, clientv3.Compare(clientv3.CreateRevision(b.kv.key(key)), "=", 0))
 }
 
 func (b *batch) add(k string, op clientv3.Op) error {
@@ -398,14 +425,17 @@ func (b *batch) Commit(parent context.Context, sync bool) error {
 	if err := parent.Err(); err != nil {
 		return fmt.Errorf("etcdkv: commit: %w", err)
 	}
-	if len(b.ops) == 0 {
+	if len(b.ops) == 0 && len(b.conds) == 0 {
 		return nil
 	}
 	ctx, cancel := b.kv.ctx(parent)
 	defer cancel()
-	_, err := b.kv.c.Txn(ctx).Then(b.ops...).Commit()
+	resp, err := b.kv.c.Txn(ctx).If(b.conds...).Then(b.ops...).Commit()
 	if errors.Is(err, rpctypes.ErrTooManyOps) {
 		return b.kv.wrap(parent, ctx, fmt.Sprintf("commit of %d writes", len(b.ops)), err)
+	}
+	if err == nil && !resp.Succeeded {
+		return fmt.Errorf("etcdkv: commit: %w", seam.ErrPrecondition)
 	}
 	return b.kv.wrap(parent, ctx, "commit", err)
 }
@@ -413,6 +443,6 @@ func (b *batch) Commit(parent context.Context, sync bool) error {
 // Close discards the batch.
 func (b *batch) Close() error {
 	b.done = true
-	b.ops, b.at = nil, nil
+	b.ops, b.at, b.conds = nil, nil, nil
 	return nil
 }

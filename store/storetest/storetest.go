@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) store.KV) {
 	t.Run("KV", func(t *testing.T) { testKV(t, open) })
 	t.Run("Store", func(t *testing.T) { testStore(t, open) })
 	t.Run("Context", func(t *testing.T) { testContext(t, open) })
+	t.Run("Index", func(t *testing.T) { testIndexes(t, open) })
 }
 
 // newStore wraps a fresh KV in a Store that is closed, and checked, when
@@ -431,7 +432,7 @@ func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
 	}
 	enc, _ := sext.Encode(good[1])
 	bad := [][]byte{
-		{0x00},                       // no such tag
+		{0x01},                       // no such tag (0x00 starts the store's reserved range)
 		enc[:len(enc)-1],             // {a, 2} cut short: sorts inside {a, '_'}
 		append(slices.Clone(enc), 0), // {a, 2} with a trailing byte
 		{0x10, 0, 0, 0, 9},           // a tuple that promises 9 elements
