@@ -18,10 +18,10 @@ type writeLog struct {
 }
 
 type loggedWrite struct {
-	key        term.Term
-	k0, k1     int // key bytes: arena[k0:k1]
-	v0, v1     int // value bytes when kept for a replay, else v0 = -1
-	set        bool
+	key    term.Term
+	k0, k1 int // key bytes: arena[k0:k1]
+	v0, v1 int // value bytes when kept for a replay, else v0 = -1
+	set    bool
 }
 
 func (l *writeLog) add(key term.Term, kb, value []byte, set, keepValue bool) {
