@@ -43,6 +43,8 @@ subcommands:
   check              count foreign and non-canonical keys and torn logs;
                      exit 1 if there are any; --fix rewrites the
                      non-canonical keys to their canonical bytes
+  index SUBCOMMAND   secondary indexes: create, drop, list, check, scan
+                     (sext help db index)
   watch PATTERN      (--etcd only) print each change to a key that matches
                      PATTERN as it happens; flags: --from REV, --limit N
 
@@ -94,6 +96,7 @@ func init() {
 		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count. With --exact, exit 1 if there are foreign or non-canonical keys.", dbStats},
 		"check": {"sext db --dir DIR check [--fix]", checkAbout, dbCheck},
 		"watch": {"sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
+		"index": {"sext db --dir DIR index SUBCOMMAND [flags] [args]", indexAbout, dbIndex},
 	}
 }
 
@@ -110,7 +113,7 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(args) == 0 {
-		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check or watch")
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, index or watch")
 	}
 	sub, ok := dbSubs[args[0]]
 	if !ok {
@@ -429,6 +432,9 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	s, ok := openStore(dir, &store.Options{NoSync: true, Pebble: pebblekv.Options{MemTableSize: 32 << 20}}, stderr)
 	if !ok {
 		return exitFail
+	}
+	if dbEtcd.endpoints != nil && !flagGiven(fs, "batch") {
+		*batch = etcdBatchFor(s) // each index adds a write a key
 	}
 	out := newSession(stdout, stderr)
 	p := newProgress(stderr, "loading", size)
