@@ -41,7 +41,7 @@ examples:
 
 func init() {
 	dbIndexSubs = map[string]dbSub{
-		"create": {"sext db --dir DIR index create NAME PATTERN", "Define the index NAME over the keys that match PATTERN, which needs a '$N' variable, and index the keys already stored.", dbIndexCreate},
+		"create": {"sext db --dir DIR index create NAME PATTERN [--progress DURATION]", "Define the index NAME over the keys that match PATTERN, which needs a '$N' variable, and index the keys already stored.", dbIndexCreate},
 		"drop":   {"sext db --dir DIR index drop NAME", "Delete the index NAME and its entries.", dbIndexDrop},
 		"list":   {"sext db --dir DIR index list", "Print each index: NAME<TAB>PATTERN<TAB>STATE (building, ready or dropping).", dbIndexList},
 		"check":  {"sext db --dir DIR index check [--fix]", indexCheckAbout, dbIndexCheck},
@@ -75,12 +75,16 @@ func indexFlags(name string) *flagSet {
 
 func dbIndexCreate(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := indexFlags("create")
+	every := fs.Duration("progress", 2*time.Second, "report progress every `DURATION` (a terminal's bar is redrawn more often)")
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(args) != 2 {
 		return fs.usageError(stderr, "want a NAME and a PATTERN")
+	}
+	if *every <= 0 {
+		return fs.usageError(stderr, "--progress must be positive")
 	}
 	ts, ok := parseArgTerms(fs, args[1:], []string{"PATTERN"}, stderr)
 	if !ok {
@@ -91,6 +95,7 @@ func dbIndexCreate(dir string, args []string, _ io.Reader, stdout, stderr io.Wri
 		return exitFail
 	}
 	p := newProgress(stderr, "indexing", 0)
+	p.every = *every
 	var keys int64
 	start := time.Now()
 	err := s.CreateIndex(dbCtx, args[0], ts[0], &store.BuildOptions{Progress: func(n int64) {

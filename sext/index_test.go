@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/term"
+)
+
+// TestDBIndex runs every index subcommand end to end.
+func TestDBIndex(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	db := func(args ...string) dbResult {
+		t.Helper()
+		return execDB(t, "", append([]string{"db", "--dir", dir}, args...)...)
+	}
+	load := "{order, 1, a, 10}\tx\n{order, 2, b, 11}\ty\n{order, 2, c, 10}\tz\n{item, 7}\tw\n"
+	execDB(t, load, "db", "--dir", dir, "load", "-").expect(t, 0, text(""))
+	db("index", "create", "oid", "{order, '_', '_', '$1'}").expect(t, 0, text(""), "indexed oid: read 3 keys")
+	db("index", "create", "oid", "{order, '$1', '_', '_'}").expect(t, 1, text(""), "index of that name exists")
+	db("index", "create", "bad", "{order, '_'}").expect(t, 2, text(""), "no '$N' variable")
+	db("index", "create", "two", "{order, '$2', '_', '$1'}").expect(t, 0, text(""))
+	db("index", "list").expect(t, 0, text("oid\t{order,'_','_','$1'}\tready\n", "two\t{order,'$2','_','$1'}\tready\n"))
+	db("put", "{order, 3, d, 10}", "new").expect(t, 0, text(""))
+	db("index", "scan", "oid", "10").expect(t, 0, text("{order,1,a,10}\tx\n", "{order,2,c,10}\tz\n", "{order,3,d,10}\tnew\n"))
+	db("index", "scan", "oid", "'_'", "--count").expect(t, 0, text("4\n"))
+	db("index", "scan", "two", "{10, '_'}", "--reverse").expect(t, 0, text("{order,3,d,10}\tnew\n", "{order,2,c,10}\tz\n", "{order,1,a,10}\tx\n"))
+	db("index", "scan", "oid", "11", "--to", "12").expect(t, 0, text("{order,2,b,11}\ty\n"))
+	// Paging with the token.
+	r := db("index", "scan", "oid", "'_'", "--limit", "3")
+	r.expect(t, 0, text("{order,1,a,10}\tx\n", "{order,2,c,10}\tz\n", "{order,3,d,10}\tnew\n"), "next: i1.")
+	tok := strings.TrimSpace(strings.TrimPrefix(r.stderr, "next: "))
+	db("index", "scan", "oid", "'_'", "--limit", "3", "--after", tok).expect(t, 0, text("{order,2,b,11}\ty\n"))
+	db("index", "scan", "oid", "10", "--after", tok).expect(t, 1, text(""), "for another index scan")
+	db("index", "scan", "oid", "'_'", "--after", "junk").expect(t, 1, text(""), "malformed index continuation token")
+	db("index", "scan", "nope", "1").expect(t, 1, text(""), "no such index")
+	// The data commands see no index entries.
+	db("scan", "'_'", "--count").expect(t, 0, text("5\n"))
+	db("stats", "--exact").expect(t, 0, nil)
+	db("check").expect(t, 0, nil)
+	db("index", "check").expect(t, 0, nil)
+	db("del", "{order, 1, a, 10}").expect(t, 0, text(""))
+	db("index", "scan", "oid", "10", "--count").expect(t, 0, text("2\n"))
+
+	// Break an index behind the store's back: check finds it, --fix
+	// repairs it.
+	s, err := store.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := dbCodec.Encode(term.Tuple(term.Atom("order"), term.Int(2), term.Atom("b"), term.Int(11)))
+	wb := s.KV().NewBatch()
+	wb.Delete(k) // leaves two orphan entries
+	if err := wb.Commit(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	wb.Close()
+	s.Close()
+	db("index", "check").expect(t, 1, nil, "index oid: orphan entry for {order,2,b,11}", "index two: orphan entry")
+	db("index", "check", "--fix").expect(t, 0, nil, "(fixed)")
+	db("index", "check").expect(t, 0, nil)
+	db("index", "drop", "two").expect(t, 0, text(""))
+	db("index", "drop", "two").expect(t, 1, text(""), "no such index")
+	db("index", "list").expect(t, 0, text("oid\t{order,'_','_','$1'}\tready\n"))
+	db("index", "check").expect(t, 0, nil)
+}
+
+var indexingRE = regexp.MustCompile(`indexing: ([0-9,]+) keys`)
+
+// TestDBIndexSIGKILL kills a load into a store with an index, then a
+// build of a second index, each with SIGKILL: the data and the indexes
+// stay consistent (index check exits 0 after the load), and an
+// interrupted build is reported unfinished and finished by --fix.
+func TestDBIndexSIGKILL(t *testing.T) {
+	const n = 300000
+	file := filepath.Join(t.TempDir(), "load.txt")
+	var b bytes.Buffer
+	for i := range n {
+		// Every tenth line overwrites an earlier key, so index entries
+		// are rewritten as well as added.
+		id := i
+		if i%10 == 9 {
+			id = i / 2
+		}
+		fmt.Fprintf(&b, "{k, %d, %d}\tv%d\n", id%97, id, i)
+	}
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "db")
+	execDB(t, "", "db", "--dir", dir, "put", "{k, 0, -1}", "first").expect(t, 0, text(""))
+	execDB(t, "", "db", "--dir", dir, "index", "create", "by_id", "{k, '_', '$1'}").expect(t, 0, nil)
+
+	killAfter := func(re *regexp.Regexp, reports int, args ...string) {
+		t.Helper()
+		cmd := exec.Command(buildDB(t), append([]string{"db", "--dir", dir}, args...)...)
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if re.MatchString(sc.Text()) {
+				if seen++; seen == reports {
+					cmd.Process.Signal(syscall.SIGKILL)
+					break
+				}
+			}
+		}
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("%q ended with %v before the kill (%d reports); make the file longer", args, err, seen)
+		}
+	}
+	killAfter(durableRE, 12, "load", "--batch", "500", "--progress", "20ms", file)
+	r := execDB(t, "", "db", "--dir", dir, "index", "check")
+	r.expect(t, 0, nil)
+	keys := countLine(t, r.stdout, "keys")
+	if keys < 1000 || keys >= n {
+		t.Fatalf("killed after %d keys; want some but not all", keys)
+	}
+	t.Logf("load killed with %d keys stored; index check: clean", keys)
+	count := execDB(t, "", "db", "--dir", dir, "index", "scan", "by_id", "'_'", "--count")
+	count.expect(t, 0, text(fmt.Sprintln(keys)))
+
+	// Kill a build midway: the index is left building, which check
+	// reports and --fix finishes.
+	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	killAfter(indexingRE, 2, "index", "create", "--progress", "2ms", "by_cust", "{k, '$1', '_'}")
+	execDB(t, "", "db", "--dir", dir, "index", "list").expect(t, 0, text("by_id\t{k,'_','$1'}\tready\n", "by_cust\t{k,'$1','_'}\tbuilding\n"))
+	execDB(t, "", "db", "--dir", dir, "index", "scan", "by_cust", "3").expect(t, 1, text(""), "not built yet")
+	execDB(t, "", "db", "--dir", dir, "index", "check").expect(t, 1, nil, "index by_cust: unfinished", "index by_cust: missing entry")
+	execDB(t, "", "db", "--dir", dir, "index", "check", "--fix").expect(t, 0, nil)
+	execDB(t, "", "db", "--dir", dir, "index", "check").expect(t, 0, nil)
+	execDB(t, "", "db", "--dir", dir, "index", "scan", "by_cust", "'_'", "--count").expect(t, 0, text(fmt.Sprintln(keys)))
+}
+
+// countLine reads the number on the line of index check's output that
+// starts with name.
+func countLine(t *testing.T, out, name string) int64 {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == name {
+			n, err := strconv.ParseInt(strings.ReplaceAll(f[1], ",", ""), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	t.Fatalf("no %q line in %q", name, out)
+	return 0
+}
