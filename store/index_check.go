@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/erlsext/sext/store/seam"
 	"github.com/erlsext/sext/term"
@@ -81,11 +82,15 @@ func (r IndexCheckResult) Clean() bool {
 
 // CheckIndexes compares every index with the data: each stored key that
 // matches an index's pattern must have its entry, and each entry must
-// belong to a stored key that gives it. It reads the data keys of each
-// index's range and the whole reserved range, with one point read per
-// key (so it holds no more than a key in memory). A finding is read again
-// before it is reported, so a write that raced the check's snapshot is
-// not taken for a fault; on a quiet store the check is exact.
+// belong to a stored key that gives it. For each index it reads the data
+// keys of the pattern's range and the index's entries, once each, and
+// holds the entries the data give in memory, sorted (about their own
+// size: some 50 bytes a key for the demo's orders), to merge them with
+// the stored ones. Then it reads the rest of the reserved range: entries
+// of indexes no longer defined, keys that are no entry. Each difference
+// is read again before it counts, so a write that raced the check's
+// snapshot is not taken for a fault; on a quiet store the check is
+// exact.
 func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (IndexCheckResult, error) {
 	var r IndexCheckResult
 	if s.closed.Load() {
@@ -116,17 +121,15 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 			opts.OnProblem(p)
 		}
 	}
-	// Data without entries.
 	for _, ix := range c.list {
 		if ix.State == IndexDropping {
 			continue
 		}
-		if err := s.checkData(ctx, ix, opts.Fix, &r, report); err != nil {
+		if err := s.checkIndex(ctx, ix, opts.Fix, &r, report); err != nil {
 			return r, err
 		}
 	}
-	// Entries without data, or wrong.
-	if err := s.checkEntries(ctx, c, opts.Fix, &r, report); err != nil {
+	if err := s.checkRest(ctx, c, opts.Fix, &r, report); err != nil {
 		return r, err
 	}
 	// Builds and drops left half done: the passes above did their
@@ -156,17 +159,77 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 	return r, nil
 }
 
-func (s *Store) checkData(ctx context.Context, ix *index, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+// checkIndex checks one live index: it computes the entry of every data
+// key that matches (held in one arena, sorted), then reads the index's
+// entries in order beside them, as a merge. Each difference is read
+// again, key and entry, before it counts.
+func (s *Store) checkIndex(ctx context.Context, ix *index, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+	want, err := s.expectedEntries(ctx, ix, r)
+	if err != nil {
+		return err
+	}
+	it, err := s.kv.NewIter(ctx, ix.head, prefixEnd(ix.head), false)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	i := 0
+	for it.Next() {
+		raw := it.Key()
+		r.Entries++
+		for i < want.len() && bytes.Compare(want.at(i), raw) < 0 {
+			if err := s.missing(ctx, ix, want.at(i), fix, report); err != nil {
+				return err
+			}
+			i++
+		}
+		if i < want.len() && bytes.Equal(want.at(i), raw) {
+			i++
+			continue
+		}
+		if err := s.extra(ctx, ix, raw, fix, report); err != nil {
+			return err
+		}
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	for ; i < want.len(); i++ {
+		if err := s.missing(ctx, ix, want.at(i), fix, report); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entrySet is a sorted set of entry keys in one arena: about the keys'
+// own size in memory, without a slice header each.
+type entrySet struct {
+	arena []byte
+	ends  []int
+}
+
+func (e *entrySet) len() int { return len(e.ends) }
+func (e *entrySet) at(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = e.ends[i-1]
+	}
+	return e.arena[start:e.ends[i]]
+}
+
+// expectedEntries returns the entries ix's data keys give, sorted.
+func (s *Store) expectedEntries(ctx context.Context, ix *index, r *IndexCheckResult) (*entrySet, error) {
 	lower := ix.lower
 	if lower == nil {
 		lower = seam.ReservedEnd
 	}
 	it, err := s.kv.NewIter(ctx, lower, ix.upper, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer it.Close()
-	var entry []byte
+	var unsorted entrySet
 	for it.Next() {
 		k := it.Key()
 		t, err := s.codec.Decode(k)
@@ -178,83 +241,146 @@ func (s *Store) checkData(ctx context.Context, ix *index, fix bool, r *IndexChec
 			continue
 		}
 		r.Keys++
-		if entry, err = s.appendEntry(entry[:0], ix, v, k); err != nil {
-			return err
+		if unsorted.arena, err = s.appendEntry(unsorted.arena, ix, v, k); err != nil {
+			return nil, err
 		}
-		if found, err := s.present(ctx, entry); err != nil || found {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		// Read again: a delete may have raced the snapshot.
-		if found, err := s.present(ctx, k); err != nil || !found {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		p := IndexProblem{Kind: MissingEntry, Index: ix.Name, Key: t, Raw: bytes.Clone(entry)}
-		if fix {
-			if p.Fixed, err = s.repair(ctx, entry, true, k, true); err != nil {
-				return err
-			}
-		}
-		report(p)
+		unsorted.ends = append(unsorted.ends, len(unsorted.arena))
 	}
-	return it.Close()
+	if err := it.Close(); err != nil {
+		return nil, err
+	}
+	// Data order is not index order: sort by index, then copy into a
+	// fresh arena in that order.
+	order := make([]int, unsorted.len())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(unsorted.at(a), unsorted.at(b)) })
+	sorted := &entrySet{arena: make([]byte, 0, len(unsorted.arena)), ends: make([]int, 0, len(order))}
+	for _, i := range order {
+		sorted.arena = append(sorted.arena, unsorted.at(i)...)
+		sorted.ends = append(sorted.ends, len(sorted.arena))
+	}
+	return sorted, nil
 }
 
-func (s *Store) checkEntries(ctx context.Context, c *catalog, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
-	it, err := s.kv.NewIter(ctx, []byte{seam.ReservedByte}, seam.ReservedEnd, false)
+// entryKey returns the data key an entry of ix names, decoded and
+// encoded, or ok false if raw is not an entry of ix.
+func (s *Store) entryKey(ix *index, raw []byte) (t term.Term, kb []byte, ok bool) {
+	e, err := s.codec.Decode(raw[1:])
+	if err != nil || !isEntry(e) || string(e.Elems()[1].Bytes()) != ix.Name {
+		return t, nil, false
+	}
+	t = e.Elems()[3]
+	if kb, err = s.codec.Encode(t); err != nil {
+		return t, nil, false
+	}
+	return t, kb, true
+}
+
+// missing handles an expected entry that is not stored.
+func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix bool, report func(IndexProblem)) error {
+	t, kb, _ := s.entryKey(ix, entry)
+	// Read again: a delete may have raced the snapshot.
+	if found, err := s.present(ctx, entry); err != nil || found {
+		return err
+	}
+	if found, err := s.present(ctx, kb); err != nil || !found {
+		return err
+	}
+	p := IndexProblem{Kind: MissingEntry, Index: ix.Name, Key: t, Raw: bytes.Clone(entry)}
+	if fix {
+		var err error
+		if p.Fixed, err = s.repair(ctx, entry, true, kb, true); err != nil {
+			return err
+		}
+	}
+	report(p)
+	return nil
+}
+
+// extra handles a stored entry of ix that the data does not give.
+func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix bool, report func(IndexProblem)) error {
+	p := IndexProblem{Kind: StaleEntry, Index: ix.Name, Raw: bytes.Clone(raw)}
+	t, kb, ok := s.entryKey(ix, raw)
+	if !ok {
+		p.Kind = ForeignReserved
+		report(p)
+		return nil
+	}
+	p.Key = t
+	var cond []byte // an orphan goes only if its key is still absent
+	if v, match := ix.value(t); match {
+		if right, err := s.appendEntry(nil, ix, v, kb); err == nil && bytes.Equal(right, raw) {
+			// The entry its key would give: the key must be absent,
+			// unless a write raced the snapshot.
+			if found, err := s.present(ctx, kb); err != nil || found {
+				return err
+			}
+			p.Kind, cond = OrphanEntry, kb
+		}
+	}
+	if found, err := s.present(ctx, p.Raw); err != nil || !found {
+		return err
+	}
+	if fix {
+		var err error
+		if p.Fixed, err = s.repair(ctx, p.Raw, false, cond, false); err != nil {
+			return err
+		}
+	}
+	report(p)
+	return nil
+}
+
+// checkRest reads the reserved range outside the catalog key and the
+// live indexes' ranges: entries of indexes that are no longer defined
+// (stale) or being dropped, and keys that are no entry (foreign).
+func (s *Store) checkRest(ctx context.Context, c *catalog, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+	type span struct{ lo, hi []byte }
+	cat := s.catalogKey()
+	skip := []span{{cat, append(bytes.Clone(cat), 0)}}
+	for _, ix := range c.list {
+		if ix.State != IndexDropping {
+			skip = append(skip, span{ix.head, prefixEnd(ix.head)})
+		}
+	}
+	slices.SortFunc(skip, func(a, b span) int { return bytes.Compare(a.lo, b.lo) })
+	lo := []byte{seam.ReservedByte}
+	for i := 0; i <= len(skip); i++ {
+		hi := seam.ReservedEnd
+		if i < len(skip) {
+			hi = skip[i].lo
+		}
+		if bytes.Compare(lo, hi) < 0 {
+			if err := s.checkGap(ctx, lo, hi, fix, r, report); err != nil {
+				return err
+			}
+		}
+		if i < len(skip) {
+			lo = skip[i].hi
+		}
+	}
+	return nil
+}
+
+func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+	it, err := s.kv.NewIter(ctx, lo, hi, false)
 	if err != nil {
 		return err
 	}
 	defer it.Close()
-	catKey := s.catalogKey()
-	var kb []byte
 	for it.Next() {
 		raw := it.Key()
-		if bytes.Equal(raw, catKey) {
-			continue
-		}
 		r.Entries++
 		t, err := s.codec.Decode(raw[1:])
 		if err != nil || !isEntry(t) {
 			report(IndexProblem{Kind: ForeignReserved, Raw: bytes.Clone(raw)})
 			continue
 		}
-		el := t.Elems()
-		name, v, key := string(el[1].Bytes()), el[2], el[3]
-		p := IndexProblem{Index: name, Key: key, Raw: bytes.Clone(raw)}
-		if kb, err = s.codec.Append(kb[:0], key); err != nil {
-			p.Kind = StaleEntry
-		} else if ix := c.find(name); ix == nil || ix.State == IndexDropping {
-			p.Kind = StaleEntry
-		} else if want, ok := ix.value(key); !ok || !term.Equal(want, v) || !bytes.HasSuffix(raw, kb) {
-			p.Kind = StaleEntry
-		} else if found, err := s.present(ctx, kb); err != nil {
-			return err
-		} else if found {
-			continue
-		} else {
-			p.Kind = OrphanEntry
-		}
-		// Read again: a write may have raced the snapshot.
-		if found, err := s.present(ctx, p.Raw); err != nil || !found {
-			if err != nil {
-				return err
-			}
-			continue
-		}
+		p := IndexProblem{Kind: StaleEntry, Index: string(t.Elems()[1].Bytes()), Key: t.Elems()[3], Raw: bytes.Clone(raw)}
 		if fix {
-			// An orphan goes only if its key is still absent; a stale
-			// entry is wrong whatever its key does.
-			var cond []byte
-			if p.Kind == OrphanEntry {
-				cond = kb
-			}
-			if p.Fixed, err = s.repair(ctx, p.Raw, false, cond, false); err != nil {
+			if p.Fixed, err = s.repair(ctx, p.Raw, false, nil, false); err != nil {
 				return err
 			}
 		}
