@@ -143,6 +143,7 @@ func testIndexLeaderKilled(t *testing.T, c *etcdcluster.Cluster) {
 	}()
 	// A second index, built beside the load, through the kill.
 	buildDone := make(chan error, 1)
+	var builtAt time.Time // written before buildDone, read after
 	go func() {
 		for {
 			err := s.CreateIndex(ctx, "by_id2", term.Tuple(term.Atom("load"), term.Atom("$1")), &store.BuildOptions{Step: 10})
@@ -152,12 +153,14 @@ func testIndexLeaderKilled(t *testing.T, c *etcdcluster.Cluster) {
 				time.Sleep(100 * time.Millisecond)
 				if derr := s.DropIndex(ctx, "by_id2", nil); derr != nil && !errors.Is(derr, store.ErrNoIndex) {
 					if !errors.Is(derr, etcdkv.ErrUnavailable) {
+						builtAt = time.Now()
 						buildDone <- derr
 						return
 					}
 				}
 				continue
 			}
+			builtAt = time.Now()
 			buildDone <- err
 			return
 		}
@@ -169,6 +172,7 @@ func testIndexLeaderKilled(t *testing.T, c *etcdcluster.Cluster) {
 	}
 	leader := c.Leader()
 	c.Stop(leader)
+	killedAt := time.Now()
 	t.Logf("killed the leader, m%d, a third of the way into the load", leader)
 	if err := <-loadDone; err != nil {
 		t.Fatalf("load failed with one member down: %v", err)
@@ -176,6 +180,7 @@ func testIndexLeaderKilled(t *testing.T, c *etcdcluster.Cluster) {
 	if err := <-buildDone; err != nil {
 		t.Fatalf("index build failed with one member down: %v", err)
 	}
+	t.Logf("the second index was built %v after the kill", builtAt.Sub(killedAt).Round(time.Millisecond))
 	acked.Wait()
 	t.Logf("load done, %d batch retries", retries)
 	all := term.Tuple(term.Atom("load"), term.Atom("_"))
