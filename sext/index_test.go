@@ -172,3 +172,31 @@ func countLine(t *testing.T, out, name string) int64 {
 	t.Fatalf("no %q line in %q", name, out)
 	return 0
 }
+
+// TestDemoIndex: the demo answers query 5 through the index, with the
+// same row as the scan, and leaves an index that checks clean.
+func TestDemoIndex(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shop")
+	r := execDB(t, "", "demo", "--dir", dir, "--n", "20000")
+	r.expect(t, 0, nil)
+	for _, s := range []string{
+		"6. query 5 again, through an index on the order id", "CreateIndex order_id {order,'_','_','$1'}",
+		"built in ", "(20,000 keys read", "IndexScan order_id 10000: 1 row in ", "median of 1,000 other ids",
+		"the full scan of query 5 took ", "times the median look-up",
+	} {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("demo output lacks %q:\n%s", s, r.stdout)
+		}
+	}
+	scan := execDB(t, "", "db", "--dir", dir, "scan", "{order, '_', '_', 10000}")
+	scan.expect(t, 0, nil)
+	if strings.Count(scan.stdout, "\n") != 1 {
+		t.Fatalf("scan for order 10000: %q", scan.stdout)
+	}
+	execDB(t, "", "db", "--dir", dir, "index", "scan", "order_id", "10000").expect(t, 0, &scan.stdout)
+	row := strings.SplitN(scan.stdout, "\t", 2)[0]
+	if !strings.Contains(r.stdout, row) || strings.Count(r.stdout, row) != 2 {
+		t.Errorf("the demo does not print %s for both query 5 and 6:\n%s", row, r.stdout)
+	}
+	execDB(t, "", "db", "--dir", dir, "index", "check").expect(t, 0, nil)
+}
