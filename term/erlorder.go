@@ -176,10 +176,19 @@ func compareArithLists(a, b Term, exact bool) int {
 			return c
 		}
 	}
+	if len(ea) == len(eb) {
+		ta, tb := a.Tail(), b.Tail()
+		if ta.kind == KindList && tb.kind == KindList { // both []
+			return 0
+		}
+		return compareArith(ta, tb, exact)
+	}
+	// One side goes on as a non-empty list, which no tail equals.
 	return compareArith(restOf(a, n), restOf(b, n), exact)
 }
 
-// restOf is the list l without its first n elements.
+// restOf is the list l without its first n elements, n < l.Len(), or
+// l's tail when n is its length.
 func restOf(l Term, n int) Term {
 	if n < l.Len() {
 		s := l.slice()[n:]
