@@ -325,7 +325,9 @@ func TestVMOrderExamples(t *testing.T) {
 	pid := func(n string, id, ser, cre uint32) term.Term {
 		return term.Pid{Node: n, ID: id, Serial: ser, Creation: cre}.Term()
 	}
-	port := func(n string, id uint64, cre uint32) term.Term { return term.Port{Node: n, ID: id, Creation: cre}.Term() }
+	port := func(n string, id uint64, cre uint32) term.Term {
+		return term.Port{Node: n, ID: id, Creation: cre}.Term()
+	}
 	cases := [][2]term.Term{
 		{pid("a@h", 900, 0, 0), pid("a@h", 30, 2, 0)},
 		{port("b@h", 722, 1), port("b@h", 433, 3)},
