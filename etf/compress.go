@@ -6,7 +6,12 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"sync"
 )
+
+// writers keeps zlib writers by level: a new one costs more than a small
+// term's compression.
+var writers [10]sync.Pool
 
 // compress replaces the term body buf[body:] with its compressed form
 // (tag 80, the inflated size, a zlib stream) when that is shorter, as
@@ -18,12 +23,18 @@ func compress(buf []byte, body, level int) []byte {
 	}
 	var z bytes.Buffer
 	z.Grow(len(raw)/2 + 16)
-	w, err := zlib.NewWriterLevel(&z, level)
-	if err != nil {
-		return buf
+	w, _ := writers[level].Get().(*zlib.Writer)
+	if w == nil {
+		var err error
+		if w, err = zlib.NewWriterLevel(&z, level); err != nil {
+			return buf
+		}
+	} else {
+		w.Reset(&z)
 	}
 	w.Write(raw) // a bytes.Buffer does not fail
 	w.Close()
+	writers[level].Put(w)
 	if 5+z.Len() >= len(raw) {
 		return buf
 	}
