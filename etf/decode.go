@@ -498,7 +498,13 @@ func (d *decoder) pid(pos int) (term.Term, int, error) {
 
 func (d *decoder) port(pos int) (term.Term, int, error) {
 	tag := d.b[pos]
-	rest := map[byte]int{tagPort: 5, tagNewPort: 8, tagV4Port: 12}[tag]
+	rest := 12 // ID:64, Creation:32
+	switch tag {
+	case tagPort:
+		rest = 5
+	case tagNewPort:
+		rest = 8
+	}
 	node, p, err := d.node(pos, pos+1, rest, "a port")
 	if err != nil {
 		return term.Term{}, pos, err
