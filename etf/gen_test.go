@@ -118,9 +118,9 @@ func drawBinary(t *rapid.T) term.Term {
 	return term.Bitstring(b, 8*(len(b)-1)+rapid.IntRange(1, 7).Draw(t, "tailbits"))
 }
 
-func drawString(t *rapid.T) term.Term {
+func drawString(t *rapid.T, heavy bool) term.Term {
 	n := rapid.IntRange(1, 20).Draw(t, "strlen")
-	if rapid.IntRange(0, 200).Draw(t, "long") == 0 { // around STRING_EXT's limit
+	if heavy && rapid.IntRange(0, 200).Draw(t, "long") == 0 { // around STRING_EXT's limit
 		n = rapid.IntRange(65530, 65540).Draw(t, "longlen")
 	}
 	elems := make([]term.Term, n)
@@ -131,7 +131,11 @@ func drawString(t *rapid.T) term.Term {
 	return term.List(elems...)
 }
 
-func drawLeaf(t *rapid.T) term.Term {
+func drawLeaf(t *rapid.T) term.Term { return drawLeafOf(t, true) }
+
+// drawLeafOf draws a leaf; heavy ones (strings near STRING_EXT's limit,
+// LARGE_TUPLE_EXT tuples) only if heavy.
+func drawLeafOf(t *rapid.T, heavy bool) term.Term {
 	switch rapid.IntRange(0, 11).Draw(t, "leaf") {
 	case 0, 1:
 		return drawInt(t)
@@ -142,7 +146,7 @@ func drawLeaf(t *rapid.T) term.Term {
 	case 4:
 		return drawBinary(t)
 	case 5:
-		return drawString(t)
+		return drawString(t, heavy)
 	case 6:
 		return drawPid(t)
 	case 7:
@@ -152,6 +156,9 @@ func drawLeaf(t *rapid.T) term.Term {
 	case 9:
 		return rapid.SampledFrom([]term.Term{term.List(), term.Tuple(), term.Map(), term.Binary(nil), term.Atom("true")}).Draw(t, "empty")
 	case 10:
+		if !heavy {
+			return drawAtom(t)
+		}
 		n := rapid.IntRange(256, 260).Draw(t, "bigtuple")
 		elems := make([]term.Term, n)
 		for i := range elems {
@@ -220,7 +227,7 @@ func drawSortable(t *rapid.T, depth int) term.Term {
 		case 4:
 			return rapid.SampledFrom([]term.Term{term.Atom("a"), term.Atom("b"), term.List(), term.Binary(nil), term.Binary([]byte("a")), term.Bitstring([]byte{0x80}, 1)}).Draw(t, "tiny")
 		}
-		return drawLeaf(t)
+		return drawLeafOf(t, false)
 	}
 	n := rapid.IntRange(0, 3).Draw(t, "sn")
 	s := make([]term.Term, n)
