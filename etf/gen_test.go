@@ -219,11 +219,14 @@ func drawSortable(t *rapid.T, depth int) term.Term {
 		case 2:
 			return drawRef(t)
 		case 3:
-			v := rapid.IntRange(-2, 2).Draw(t, "v")
+			v := rapid.OneOf(rapid.Int64Range(-2, 2), rapid.SampledFrom([]int64{1 << 53, 1<<53 + 1, -(1 << 53) - 1, math.MaxInt64, math.MinInt64})).Draw(t, "v")
 			if rapid.Bool().Draw(t, "asfloat") {
 				return term.Float(float64(v) + rapid.SampledFrom([]float64{0, 0, 0.5}).Draw(t, "frac"))
 			}
-			return term.Int(int64(v))
+			if rapid.IntRange(0, 5).Draw(t, "big") == 0 { // beyond int64, next to 2^64 as a float
+				return term.BigInt(new(big.Int).Add(new(big.Int).Lsh(big.NewInt(v), 1), big.NewInt(1)))
+			}
+			return term.Int(v)
 		case 4:
 			return rapid.SampledFrom([]term.Term{term.Atom("a"), term.Atom("b"), term.List(), term.Binary(nil), term.Binary([]byte("a")), term.Bitstring([]byte{0x80}, 1)}).Draw(t, "tiny")
 		}
