@@ -319,6 +319,53 @@ func TestVMMapKeyOrder(t *testing.T) {
 	}
 }
 
+// term's printer writes what io:format("~tw") writes on OTP 25 (~w
+// without t escapes characters beyond Latin-1 as \x{...}), for terms
+// without pids, ports and references (which Erlang prints opaquely and
+// this project with their node and creation). Maps print in key order.
+func TestVMPrint(t *testing.T) {
+	vm := erlvm.ForTest(t)
+	terms := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return withoutIDs(drawTerm(rt, 3, 32)) }))
+	for lo := 0; lo < len(terms); lo += batch {
+		part := terms[lo:min(lo+batch, len(terms))]
+		for i, text := range call(t, vm, "print", term.List(part...)) {
+			if got := part[i].String(); got != string(text.Bytes()) {
+				t.Fatalf("printed\n%s\nthe VM's ~tw\n%s", got, text.Bytes())
+			}
+		}
+	}
+}
+
+// withoutIDs replaces every pid, port and reference in x by an atom.
+func withoutIDs(x term.Term) term.Term {
+	switch x.Kind() {
+	case term.KindPid, term.KindPort, term.KindRef:
+		return term.Atom("id")
+	case term.KindTuple:
+		es := slices.Clone(x.Elems())
+		for i := range es {
+			es[i] = withoutIDs(es[i])
+		}
+		return term.Tuple(es...)
+	case term.KindList:
+		es := slices.Clone(x.Elems())
+		for i := range es {
+			es[i] = withoutIDs(es[i])
+		}
+		if x.IsProper() {
+			return term.List(es...)
+		}
+		return term.ImproperList(es, withoutIDs(x.Tail()))
+	case term.KindMap:
+		es := slices.Clone(x.Entries())
+		for i := range es {
+			es[i] = term.MapEntry{Key: withoutIDs(es[i].Key), Value: withoutIDs(es[i].Value)}
+		}
+		return term.Map(es...)
+	}
+	return x
+}
+
 // The cases the issue found, as the VM orders them.
 func TestVMOrderExamples(t *testing.T) {
 	vm := erlvm.ForTest(t)

@@ -44,7 +44,6 @@ type order uint8
 const (
 	orderBytes  order = iota // the encoding's order: Compare
 	orderKeys                // Erlang's map key order
-	orderErlang              // Erlang's term order, as it prints map entries
 )
 
 // compareKeys is the order of map keys: Erlang's, which is Compare's except
@@ -52,10 +51,6 @@ const (
 // writes a map's entries in this order (for up to 32 keys; beyond, in hash
 // order, which this project does not copy), so Map keeps entries in it.
 func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
-
-// compareErlang is Erlang's own term order where it differs from the
-// encoding's: pids, ports and references. Erlang prints maps in it.
-func compareErlang(a, b Term) int { return compare(a, b, orderErlang) }
 
 func compare(a, b Term, keys order) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {

@@ -77,6 +77,15 @@ func TestMapKeyOrderPids(t *testing.T) {
 	}
 }
 
+// Maps print in map key order, integers before floats, as io:format's ~w
+// writes them on OTP 25 (this line is its output).
+func TestPrintMapKeyOrder(t *testing.T) {
+	m := parse(t, "#{1.0 => a, 1 => b, 0.5 => c, -1 => d, -1.0 => e, 2 => f}")
+	if got, want := m.String(), "#{-1 => d,1 => b,2 => f,-1.0 => e,0.5 => c,1.0 => a}"; got != want {
+		t.Fatalf("printed %s, want %s", got, want)
+	}
+}
+
 func drawOrderTerm(t *rapid.T, depth int) term.Term {
 	nodes := rapid.SampledFrom([]string{"a@h", "b@h", "nonode@nohost"})
 	small := rapid.Uint32Range(0, 3)

@@ -44,6 +44,7 @@ call(same, Pairs) -> [canon(binary_to_term(A)) =:= canon(binary_to_term(B)) || {
 call(sort, Lists) -> [lists:sort(L) || L <- Lists];
 %% For pairs {A, B}: {A == B, A =:= B, A < B}.
 call(compare, Pairs) -> [{A == B, A =:= B, A < B} || {A, B} <- Pairs];
+call(print, Terms) -> [unicode:characters_to_binary(io_lib:format("~tw", [T])) || T <- Terms];
 call(map_keys, Maps) -> [[K || {K, _} <- maps:to_list(M)] || M <- Maps];
 call(map_from_list, Lists) -> [maps:from_list(L) || L <- Lists];
 %% {Seed, N}: N random terms of every kind, as term_to_binary writes them.
