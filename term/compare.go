@@ -42,8 +42,8 @@ func Compare(a, b Term) int { return compare(a, b, orderBytes) }
 type order uint8
 
 const (
-	orderBytes  order = iota // the encoding's order: Compare
-	orderKeys                // Erlang's map key order
+	orderBytes order = iota // the encoding's order: Compare
+	orderKeys               // Erlang's map key order
 )
 
 // compareKeys is the order of map keys: Erlang's, which is Compare's except
