@@ -171,37 +171,40 @@ func drawLeafOf(t *rapid.T, heavy bool) term.Term {
 
 // drawTerm draws a term of depth up to depth with maps of up to maxKeys
 // keys.
-func drawTerm(t *rapid.T, depth, maxKeys int) term.Term {
+func drawTerm(t *rapid.T, depth, maxKeys int) term.Term { return drawTermOf(t, depth, maxKeys, true) }
+
+// drawTermOf is drawTerm with heavy leaves only if heavy.
+func drawTermOf(t *rapid.T, depth, maxKeys int, heavy bool) term.Term {
 	if depth == 0 {
-		return drawLeaf(t)
+		return drawLeafOf(t, heavy)
 	}
 	switch rapid.IntRange(0, 7).Draw(t, "kind") {
 	case 0:
-		return term.Tuple(drawSlice(t, depth, maxKeys, 0, 4)...)
+		return term.Tuple(drawSlice(t, depth, maxKeys, heavy, 0, 4)...)
 	case 1:
-		return term.List(drawSlice(t, depth, maxKeys, 0, 4)...)
+		return term.List(drawSlice(t, depth, maxKeys, heavy, 0, 4)...)
 	case 2:
-		elems := drawSlice(t, depth, maxKeys, 1, 3)
+		elems := drawSlice(t, depth, maxKeys, heavy, 1, 3)
 		return term.ImproperList(elems, rapid.OneOf(rapid.Custom(drawLeaf), rapid.Custom(drawBinary)).Draw(t, "tail"))
 	case 3:
-		return drawMap(t, depth, rapid.IntRange(0, min(6, maxKeys)).Draw(t, "mapsize"), maxKeys)
+		return drawMap(t, depth, rapid.IntRange(0, min(6, maxKeys)).Draw(t, "mapsize"), maxKeys, heavy)
 	}
-	return drawLeaf(t)
+	return drawLeafOf(t, heavy)
 }
 
-func drawSlice(t *rapid.T, depth, maxKeys, lo, hi int) []term.Term {
+func drawSlice(t *rapid.T, depth, maxKeys int, heavy bool, lo, hi int) []term.Term {
 	n := rapid.IntRange(lo, hi).Draw(t, "n")
 	s := make([]term.Term, n)
 	for i := range s {
-		s[i] = drawTerm(t, depth-1, maxKeys)
+		s[i] = drawTermOf(t, depth-1, maxKeys, heavy)
 	}
 	return s
 }
 
-func drawMap(t *rapid.T, depth, n, maxKeys int) term.Term {
+func drawMap(t *rapid.T, depth, n, maxKeys int, heavy bool) term.Term {
 	es := make([]term.MapEntry, n)
 	for i := range es {
-		es[i] = term.MapEntry{Key: drawTerm(t, depth-1, maxKeys), Value: drawTerm(t, depth-1, maxKeys)}
+		es[i] = term.MapEntry{Key: drawTermOf(t, depth-1, maxKeys, heavy), Value: drawTermOf(t, depth-1, maxKeys, heavy)}
 	}
 	return term.Map(es...)
 }

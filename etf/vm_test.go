@@ -325,7 +325,7 @@ func TestVMMapKeyOrder(t *testing.T) {
 // this project with their node and creation). Maps print in key order.
 func TestVMPrint(t *testing.T) {
 	vm := erlvm.ForTest(t)
-	terms := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return withoutIDs(drawTerm(rt, 3, 32)) }))
+	terms := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return withoutIDs(drawTermOf(rt, 3, 32, false)) }))
 	for lo := 0; lo < len(terms); lo += batch {
 		part := terms[lo:min(lo+batch, len(terms))]
 		for i, text := range call(t, vm, "print", term.List(part...)) {
