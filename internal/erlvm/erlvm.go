@@ -3,6 +3,15 @@
 // {packet,4} port on the VM's standard input and output, in the External
 // Term Format. One VM serves one caller at a time; calls carry lists of
 // cases so that thousands of checks cost one round trip.
+//
+// A test gets a VM with ForTest (skipped without Erlang, failed under CI)
+// and either calls the server's functions (erlvm_srv.erl: reencode,
+// decode, same, sort, compare, map_keys, print, generate) or evaluates
+// any Erlang with Eval:
+//
+//	vm := erlvm.ForTest(t)
+//	got, err := vm.Eval(ctx, `T = ets:new(t, []), ets:insert(T, Rows), ets:select(T, MS).`,
+//		map[string]term.Term{"Rows": rows, "MS": matchSpec})
 package erlvm
 
 import (
