@@ -29,6 +29,14 @@ func TestCall(t *testing.T) {
 	if want := term.List(term.Int(2), term.Int(1), term.Int(42)); err != nil || !term.Equal(got, want) {
 		t.Fatalf("eval: %v, %v; want %v", got, err, want)
 	}
+	// ets:select, as the select tests will run it.
+	rows := term.List(term.Tuple(term.Atom("a"), term.Int(1)), term.Tuple(term.Atom("b"), term.Int(2)))
+	ms, _ := term.Parse("[{{'$1', '$2'}, [{'>', '$2', 1}], ['$1']}]")
+	got, err = v.Eval(ctx, "T = ets:new(t, []), ets:insert(T, Rows), ets:select(T, MS).",
+		map[string]term.Term{"Rows": rows, "MS": ms})
+	if want := term.List(term.Atom("b")); err != nil || !term.Equal(got, want) {
+		t.Fatalf("ets:select: %v, %v; want %v", got, err, want)
+	}
 	// An exception comes back as an error, and the VM goes on serving.
 	if _, err := v.Eval(ctx, "1 + a.", nil); err == nil || !strings.Contains(err.Error(), "badarith") {
 		t.Fatalf("eval of 1 + a: %v", err)
