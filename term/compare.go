@@ -48,8 +48,8 @@ const (
 
 // compareKeys is the order of map keys: Erlang's, which is Compare's except
 // that every integer sorts before every float, at any depth, and that pids,
-// ports, references and maps compare as Erlang compares them (erlorder.go),
-// as OTP 25 measured says. The reference
+// ports, references and maps compare as Erlang compares them (erlorder.go,
+// measured on OTP 25). The reference
 // writes a map's entries in this order (for up to 32 keys; beyond, in hash
 // order, which this project does not copy), so Map keeps entries in it.
 func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
