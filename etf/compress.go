@@ -18,7 +18,7 @@ var writers [10]sync.Pool
 // term_to_binary(T, [{compressed, Level}]) does.
 func compress(buf []byte, body, level int) []byte {
 	raw := buf[body:]
-	if len(raw) > math.MaxUint32 {
+	if uint64(len(raw)) > math.MaxUint32 {
 		return buf
 	}
 	var z bytes.Buffer

@@ -236,7 +236,7 @@ func (d *decoder) item(pos int) (term.Term, int, *frame, error) {
 			if err := d.need(p, 4, "LARGE_TUPLE_EXT arity"); err != nil {
 				return term.Term{}, pos, nil, err
 			}
-			n, p = int(binary.BigEndian.Uint32(b[p:])), p+4
+			n, p = u32len(b[p:]), p+4
 		}
 		if n == 0 {
 			return term.Tuple(), p, nil, nil
@@ -249,7 +249,7 @@ func (d *decoder) item(pos int) (term.Term, int, *frame, error) {
 		if err := d.need(p, 4, "LIST_EXT length"); err != nil {
 			return term.Term{}, pos, nil, err
 		}
-		n := int(binary.BigEndian.Uint32(b[p:]))
+		n := u32len(b[p:])
 		p += 4
 		if n >= len(b)-p { // n elements and a tail
 			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a list of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
@@ -259,7 +259,7 @@ func (d *decoder) item(pos int) (term.Term, int, *frame, error) {
 		if err := d.need(p, 4, "MAP_EXT arity"); err != nil {
 			return term.Term{}, pos, nil, err
 		}
-		n := int(binary.BigEndian.Uint32(b[p:]))
+		n := u32len(b[p:])
 		p += 4
 		if n == 0 {
 			return term.Map(), p, nil, nil
@@ -307,7 +307,7 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 		if err := d.need(p, 5, "LARGE_BIG_EXT header"); err != nil {
 			return term.Term{}, pos, err
 		}
-		n, p = int(binary.BigEndian.Uint32(b[p:])), p+4
+		n, p = u32len(b[p:]), p+4
 	}
 	sign := b[p]
 	p++
@@ -436,7 +436,7 @@ func (d *decoder) binary(pos int) (term.Term, int, error) {
 	if err := d.need(p, 4, "binary length"); err != nil {
 		return term.Term{}, pos, err
 	}
-	n := int(binary.BigEndian.Uint32(b[p:]))
+	n := u32len(b[p:])
 	p += 4
 	bits := 8
 	if b[pos] == tagBitBinary {
@@ -555,4 +555,15 @@ func (d *decoder) ref(pos int) (term.Term, int, error) {
 		r.IDs[i] = binary.BigEndian.Uint32(b[p+4*i:])
 	}
 	return r.Term(), p + 4*n, nil
+}
+
+// u32len reads a 32-bit length or arity. Where int has 32 bits, a length
+// beyond its range becomes the largest int, which every check against the
+// bytes left then refuses.
+func u32len(b []byte) int {
+	v := uint64(binary.BigEndian.Uint32(b))
+	if v > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(v)
 }

@@ -49,6 +49,9 @@ func (e *encoder) term(dst []byte, t term.Term, depth int) ([]byte, error) {
 	case term.KindAtom:
 		return e.atom(dst, t.Atom())
 	case term.KindBinary:
+		if uint64(t.Len()) > math.MaxUint32 {
+			return dst, &EncodeError{Err: ErrUnencodable, Detail: "a binary of " + strconv.Itoa(t.Len()) + " bytes; the format's limit is 2^32-1"}
+		}
 		return appendBinary(dst, t), nil
 	case term.KindPid:
 		p := t.Pid()
@@ -93,6 +96,9 @@ func (e *encoder) term(dst []byte, t term.Term, depth int) ([]byte, error) {
 		return dst, &EncodeError{Err: ErrUnencodable, Detail: "a Desc term has no external format"}
 	}
 	// Compound terms.
+	if n := t.Len(); uint64(n) > math.MaxUint32 {
+		return dst, &EncodeError{Err: ErrUnencodable, Detail: "a " + t.Kind().String() + " of " + strconv.Itoa(n) + " elements; the format's limit is 2^32-1"}
+	}
 	if depth >= e.maxDepth {
 		return dst, &EncodeError{Err: ErrDepth, Detail: "the term nests deeper than " + strconv.Itoa(e.maxDepth)}
 	}
