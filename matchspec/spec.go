@@ -3,6 +3,7 @@ package matchspec
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/term"
@@ -16,6 +17,9 @@ type Spec struct {
 	source  term.Term
 	id      string
 	slots   int // the most variables any clause binds
+
+	planOnce sync.Once
+	plan     []Range
 }
 
 type clause struct {
