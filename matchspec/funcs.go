@@ -63,7 +63,7 @@ var fns = [...]fnInfo{
 	fIsTuple: {"is_tuple", 1}, fIsList: {"is_list", 1}, fIsMap: {"is_map", 1},
 	fIsPid: {"is_pid", 1}, fIsPort: {"is_port", 1}, fIsReference: {"is_reference", 1},
 	fIsBoolean: {"is_boolean", 1},
-	fAndalso: {"andalso", 2}, fOrelse: {"orelse", 2},
+	fAndalso:   {"andalso", 2}, fOrelse: {"orelse", 2},
 	fAnd: {"and", 2}, fOr: {"or", 2}, fXor: {"xor", 2}, fNot: {"not", 1},
 	fElement: {"element", 2}, fSize: {"size", 1}, fTupleSize: {"tuple_size", 1},
 	fByteSize: {"byte_size", 1}, fBitSize: {"bit_size", 1}, fLength: {"length", 1},
