@@ -165,8 +165,10 @@ func (c *compiler) expr(t term.Term) (*expr, error) {
 }
 
 // eval returns the expression's value, or false if evaluating it raises
-// an exception (badarg and the like), which makes a guard false.
-func (e *expr) eval(en *env) (term.Term, bool) {
+// an exception (badarg and the like), which makes a guard false. In a
+// body (body set) a call that raises is the atom 'EXIT' instead, where it
+// stands, as ets:select has it: [{{'$1', {hd, []}}}] gives {V, 'EXIT'}.
+func (e *expr) eval(en *env, body bool) (term.Term, bool) {
 	switch e.op {
 	case opConst:
 		return e.val, true
@@ -179,7 +181,7 @@ func (e *expr) eval(en *env) (term.Term, bool) {
 	case opTuple, opList, opMap, opDesc:
 		vals := make([]term.Term, len(e.args))
 		for i, a := range e.args {
-			v, ok := a.eval(en)
+			v, ok := a.eval(en, body)
 			if !ok {
 				return term.Term{}, false
 			}
@@ -202,5 +204,9 @@ func (e *expr) eval(en *env) (term.Term, bool) {
 		}
 		return term.Map(entries...), true
 	}
-	return e.call(en)
+	v, ok := e.call(en, body)
+	if !ok && body {
+		return atomExit, true
+	}
+	return v, ok
 }

@@ -82,9 +82,9 @@ func lookupFn(name string, arity int) (fn, bool) {
 // call evaluates a call. The short-circuit operators evaluate their second
 // argument only when they must; every other call evaluates all arguments
 // first, and an exception in any of them is the call's.
-func (e *expr) call(en *env) (term.Term, bool) {
+func (e *expr) call(en *env, body bool) (term.Term, bool) {
 	if e.fn == fAndalso || e.fn == fOrelse {
-		a, ok := e.args[0].eval(en)
+		a, ok := e.args[0].eval(en, body)
 		if !ok {
 			return term.Term{}, false
 		}
@@ -95,11 +95,11 @@ func (e *expr) call(en *env) (term.Term, bool) {
 		case b == (e.fn == fOrelse):
 			return a, true
 		}
-		return e.args[1].eval(en) // its value as it is: Erlang checks only the left
+		return e.args[1].eval(en, body) // its value as it is: Erlang checks only the left
 	}
 	var argv [2]term.Term
 	for i, a := range e.args {
-		v, ok := a.eval(en)
+		v, ok := a.eval(en, body)
 		if !ok {
 			return term.Term{}, false
 		}

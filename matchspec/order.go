@@ -131,7 +131,10 @@ func compareListsErlang(a, b term.Term) int {
 	case consA && consB: // unreachable: the loop stopped at the shorter
 		return 0
 	case !consA && !consB:
-		return compareErlang(a.Tail(), b.Tail())
+		if a.IsProper() && b.IsProper() {
+			return 0
+		}
+		return compareErlang(a.Tail(), b.Tail()) // [] against a tail, or two tails
 	case consA:
 		return -compareRest(b.Tail())
 	default:

@@ -35,9 +35,9 @@ type clause struct {
 type Result struct {
 	// Clause is the index, from 0, of the first clause that matched.
 	Clause int
-	// Term is the value of the clause's body: its last expression. A body
-	// that raises (hd([]), element/2 out of range) gives the atom 'EXIT',
-	// as ets:select does.
+	// Term is the value of the clause's body: its last expression. A call
+	// in it that raises (hd([]), element/2 out of range) is the atom
+	// 'EXIT' where it stands, as in ets:select.
 	Term term.Term
 	// Whole reports that the body is exactly ['$_'], so Term is the object
 	// itself: a store prints such a row as its key and value.
@@ -169,7 +169,7 @@ func (m *Matcher) clause(i int, obj term.Term) (Result, bool) {
 	m.env.slots = m.env.slots[:cap(m.env.slots)]
 	m.env.n = n
 	for _, g := range c.guards {
-		v, ok := g.eval(&m.env)
+		v, ok := g.eval(&m.env, false)
 		if !ok || !isTrue(v) {
 			return Result{}, false
 		}
@@ -179,11 +179,7 @@ func (m *Matcher) clause(i int, obj term.Term) (Result, bool) {
 	}
 	var v term.Term
 	for _, b := range c.body {
-		var ok bool
-		if v, ok = b.eval(&m.env); !ok {
-			v = atomExit
-			break
-		}
+		v, _ = b.eval(&m.env, true)
 	}
 	return Result{Clause: i, Term: v}, true
 }
