@@ -76,6 +76,7 @@ func init() {
 		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count.", dbStats},
 		"watch": {"sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
 	}
+	dbSubs["select"], dbSubs["explain"] = selectSub, explainSub // sext/select.go
 }
 
 func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
