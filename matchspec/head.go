@@ -142,20 +142,32 @@ func ground(t term.Term) bool {
 	return true
 }
 
+// compilePat compiles bottom up, so that finding the ground parts costs
+// one walk however deep the pattern nests.
 func compilePat(t term.Term, slotOf map[string]int) pat {
-	if ground(t) {
-		return pat{kind: pConst, val: t}
+	allConst := func(ps []pat) bool {
+		for i := range ps {
+			if ps[i].kind != pConst {
+				return false
+			}
+		}
+		return true
 	}
 	switch t.Kind() {
 	case term.KindAtom:
-		if t.Atom() == "_" {
+		switch name := t.Atom(); {
+		case name == "_":
 			return pat{kind: pAny}
+		case varName(name):
+			return pat{kind: pVar, slot: slotOf[name]}
 		}
-		return pat{kind: pVar, slot: slotOf[t.Atom()]}
 	case term.KindTuple:
 		p := pat{kind: pTuple, elems: make([]pat, t.Len())}
 		for i, x := range t.Elems() {
 			p.elems[i] = compilePat(x, slotOf)
+		}
+		if allConst(p.elems) {
+			return pat{kind: pConst, val: t}
 		}
 		return p
 	case term.KindList:
@@ -164,6 +176,9 @@ func compilePat(t term.Term, slotOf map[string]int) pat {
 			p.elems[i] = compilePat(x, slotOf)
 		}
 		tail := compilePat(t.Tail(), slotOf)
+		if allConst(p.elems) && tail.kind == pConst {
+			return pat{kind: pConst, val: t}
+		}
 		p.tail = &tail
 		return p
 	case term.KindMap:
@@ -174,9 +189,14 @@ func compilePat(t term.Term, slotOf map[string]int) pat {
 			p.elems[i] = compilePat(e.Value, slotOf)
 		}
 		return p
-	default: // term.KindDesc
-		return pat{kind: pDesc, elems: []pat{compilePat(t.Inner(), slotOf)}}
+	case term.KindDesc:
+		in := compilePat(t.Inner(), slotOf)
+		if in.kind == pConst {
+			return pat{kind: pConst, val: t}
+		}
+		return pat{kind: pDesc, elems: []pat{in}}
 	}
+	return pat{kind: pConst, val: t}
 }
 
 // match matches t, binding slots; bound says which slots hold a value.
