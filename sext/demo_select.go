@@ -93,4 +93,3 @@ func (d *demo) scanFiltered(lo, hi, want int64) error {
 	}
 	return nil
 }
-
