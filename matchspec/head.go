@@ -211,6 +211,9 @@ func (p *pat) match(t term.Term, slots []term.Term, bound []bool) bool {
 		slots[p.slot], bound[p.slot] = t, true
 		return true
 	case pConst:
+		if p.val.Kind() == term.KindAtom { // record tags: the common case
+			return t.Kind() == term.KindAtom && t.Atom() == p.val.Atom()
+		}
 		return term.Equal(p.val, t)
 	case pTuple:
 		if t.Kind() != term.KindTuple || t.Len() != len(p.elems) {

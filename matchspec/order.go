@@ -38,6 +38,11 @@ var kindRank = [...]uint8{
 // compareErlang returns -1, 0 or +1 as a is less than, equal to (==) or
 // greater than b in Erlang's term order.
 func compareErlang(a, b term.Term) int {
+	if x, ok := a.Int64(); ok { // the common case, first
+		if y, ok := b.Int64(); ok {
+			return cmp.Compare(x, y)
+		}
+	}
 	ka, kb := a.Kind(), b.Kind()
 	if ra, rb := kindRank[ka], kindRank[kb]; ra != rb {
 		return cmp.Compare(ra, rb)
