@@ -158,43 +158,45 @@ func cmpSpans(f fn, c term.Term, ctx spanCtx) []span {
 		}
 		return out
 	}
-	lo, hi := class[0], class[len(class)-1]
+	least, greatest := class[0], class[len(class)-1]
 	var sp span
 	switch f {
 	case fGE:
-		sp = edgeSpan(lo, true, nil, false, ctx)
+		sp = above(least, true, ctx)
 	case fGT:
-		sp = edgeSpan(hi, false, nil, false, ctx)
+		sp = above(greatest, false, ctx)
 	case fLE:
-		sp = edgeSpan(term.Term{}, false, &hi, true, ctx)
+		sp = below(greatest, true, ctx)
 	case fLT:
-		sp = edgeSpan(term.Term{}, false, &lo, false, ctx)
+		sp = below(least, false, ctx)
 	}
 	return intersect([]span{ctx.base()}, []span{sp})
 }
 
-// edgeSpan makes the span of x >= lo (or > lo) and, with hi, x <= hi (or
-// < hi), in the encoding's order; a nil-kind lo is taken only when hi is
-// nil. Inside a Desc the order of the encoded element is reversed.
-func edgeSpan(lo term.Term, loIncl bool, hi *term.Term, hiIncl bool, ctx spanCtx) span {
-	if hi == nil { // x >= lo
-		enc, ok := encodeIn(lo, ctx)
-		if !ok {
-			return ctx.base()
-		}
-		if ctx.desc { // Desc(x) <= Desc(lo)
-			return span{lo: []byte{tagDesc}, hi: upperOf(enc, loIncl)}
-		}
-		return span{lo: lowerOf(enc, loIncl), hi: nil}
-	}
-	enc, ok := encodeIn(*hi, ctx)
-	if !ok {
+// above is the span of the terms x >= c (x > c without incl) in the
+// encoding's order; inside a Desc, of Desc(x) <= Desc(c).
+func above(c term.Term, incl bool, ctx spanCtx) span {
+	enc, ok := encodeIn(c, ctx)
+	switch {
+	case !ok:
 		return ctx.base()
+	case ctx.desc:
+		return span{lo: []byte{tagDesc}, hi: upperOf(enc, incl)}
 	}
-	if ctx.desc { // Desc(x) >= Desc(hi)
-		return span{lo: lowerOf(enc, hiIncl), hi: []byte{tagDesc + 1}}
+	return span{lo: lowerOf(enc, incl)}
+}
+
+// below is the span of the terms x <= c (x < c without incl); inside a
+// Desc, of Desc(x) >= Desc(c).
+func below(c term.Term, incl bool, ctx spanCtx) span {
+	enc, ok := encodeIn(c, ctx)
+	switch {
+	case !ok:
+		return ctx.base()
+	case ctx.desc:
+		return span{lo: lowerOf(enc, incl), hi: []byte{tagDesc + 1}}
 	}
-	return span{lo: []byte{}, hi: upperOf(enc, hiIncl)}
+	return span{lo: []byte{}, hi: upperOf(enc, incl)}
 }
 
 // lowerOf is the least encoding of a term >= (or >) the term encoded as enc.

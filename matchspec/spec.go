@@ -88,8 +88,9 @@ func Compile(ms term.Term) (*Spec, error) {
 		s.slots = max(s.slots, len(s.clauses[i].names))
 	}
 	// The identity is the spec's encoding, hashed: the same spec written
-	// with other spacing has the same identity in any process.
-	enc, err := sext.Encode(ms)
+	// with other spacing has the same identity in any process. UTF-8
+	// atoms, so that any atom a spec may name has an encoding.
+	enc, err := sext.Options{UTF8Atoms: true}.Encode(ms)
 	if err != nil {
 		return nil, &SpecError{Err: ErrSpec, Detail: err.Error()}
 	}
@@ -166,7 +167,6 @@ func (m *Matcher) clause(i int, obj term.Term) (Result, bool) {
 		return Result{}, false
 	}
 	m.env.whole = obj
-	m.env.slots = m.env.slots[:cap(m.env.slots)]
 	m.env.n = n
 	for _, g := range c.guards {
 		v, ok := g.eval(&m.env, false)
