@@ -2,9 +2,12 @@ package matchspec_test
 
 import (
 	"bufio"
+	"bytes"
 	"os"
+	"slices"
 	"testing"
 
+	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/term"
 )
@@ -49,4 +52,58 @@ func TestAgreesWithETS(t *testing.T) {
 	if n < 1000 || matched < 500 {
 		t.Fatalf("only %d cases (%d matching): the data file is damaged", n, matched)
 	}
+}
+
+// TestPlanAgreesWithETSSelect: reading only the plan's ranges of the
+// sorted keys and trying each range's clauses, as Store.Select does, gives
+// the rows ets:select and ets:select_reverse gave on an ordered_set
+// holding the same keys, in the same order (testdata/README.md).
+func TestPlanAgreesWithETSSelect(t *testing.T) {
+	f, err := os.Open("testdata/ets_select.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<22)
+	n, rows := 0, 0
+	for line := 1; sc.Scan(); line++ {
+		c, err := term.Parse(sc.Text())
+		if err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		parts := c.Elems()
+		var keys [][]byte
+		for _, k := range parts[0].Elems() {
+			b, err := sext.Encode(k)
+			if err != nil {
+				t.Fatalf("line %d: %v", line, err)
+			}
+			keys = append(keys, b)
+		}
+		slices.SortFunc(keys, bytes.Compare)
+		spec, err := matchspec.Compile(parts[1])
+		if err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		for dir, want := range parts[2].Elems() {
+			got, _ := planned(spec, keys, dir == 1)
+			results := make([]term.Term, len(got))
+			for i, r := range got {
+				results[i] = r.result
+			}
+			if !term.Equal(term.List(results...), want) {
+				t.Errorf("line %d, reverse %v: spec %s\n got %s\nwant %s", line, dir == 1, spec, term.List(results...), want)
+			}
+			rows += len(got)
+		}
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n < 80 || rows < 1000 {
+		t.Fatalf("only %d cases, %d rows: the data file is damaged", n, rows)
+	}
+	t.Logf("%d specs, %d rows in both directions", n, rows)
 }
