@@ -260,7 +260,7 @@ func hasNumber(t term.Term) bool {
 	case term.KindTuple:
 		return slices.ContainsFunc(t.Elems(), hasNumber)
 	case term.KindList:
-		return slices.ContainsFunc(t.Elems(), hasNumber) || hasNumber(t.Tail())
+		return slices.ContainsFunc(t.Elems(), hasNumber) || !t.IsProper() && hasNumber(t.Tail())
 	case term.KindMap:
 		for _, e := range t.Entries() {
 			if hasNumber(e.Key) || hasNumber(e.Value) {

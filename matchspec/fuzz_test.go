@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(`[{{'$1','$2'},[{'orelse',{'=:=','$1',a},{is_atom,'$2'}}],['$$']},{'_',[],[{{'$_'}}]}]`)
 	f.Add(`[{{order,#Desc<'$1'>,[a|'$2']},[{'==','$1',0}],[{hd,'$2'}]}]`)
 	f.Add(`[{#{a => '$1'},[{'not',{'>',{size,'$1'},2}}],[{element,1,'$1'}]}]`)
+	f.Add(`[{{a,[b,'$1'],[]},[{'==','$1',{const,[c,[]]}}],[['$1']]},{{#{[x] => '$2'}},[],['$2']}]`)
 	keys := []string{"{order,500,a,b}", "{order,#Desc<0.0>,[a,b]}", "{a,b}", "#{a => {x,y}}", "[]", "{order,0,[a]}"}
 	f.Fuzz(func(t *testing.T, text string) {
 		spec, err := matchspec.Parse(text)

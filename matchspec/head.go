@@ -78,7 +78,9 @@ func collectVars(head term.Term, cl int) ([]string, error) {
 					return err
 				}
 			}
-			return walk(t.Tail())
+			if !t.IsProper() { // a proper list's tail is [] again: stop
+				return walk(t.Tail())
+			}
 		case term.KindMap:
 			for _, e := range t.Entries() {
 				if !ground(e.Key) {
@@ -133,7 +135,7 @@ func ground(t term.Term) bool {
 				return false
 			}
 		}
-		return ground(t.Tail())
+		return t.IsProper() || ground(t.Tail())
 	case term.KindMap:
 		return false
 	case term.KindDesc:
@@ -171,11 +173,17 @@ func compilePat(t term.Term, slotOf map[string]int) pat {
 		}
 		return p
 	case term.KindList:
+		if t.Len() == 0 {
+			return pat{kind: pConst, val: t}
+		}
 		p := pat{kind: pList, elems: make([]pat, t.Len())}
 		for i, x := range t.Elems() {
 			p.elems[i] = compilePat(x, slotOf)
 		}
-		tail := compilePat(t.Tail(), slotOf)
+		tail := pat{kind: pConst, val: term.List()}
+		if !t.IsProper() {
+			tail = compilePat(t.Tail(), slotOf)
+		}
 		if allConst(p.elems) && tail.kind == pConst {
 			return pat{kind: pConst, val: t}
 		}

@@ -38,7 +38,7 @@ func (g *Gen) Leaf() term.Term {
 		i(0), i(1), i(2), i(-1), i(499), i(500), i(501), i(999), i(1000), i(1001), i(1 << 40),
 		f(0), f(math.Copysign(0, -1)), f(1), f(-1), f(2.5), f(500), f(999.5), f(1000), f(-3.5),
 		a("a"), a("b"), a("c"), a("true"), a("false"), a("order"),
-		term.Binary(nil), term.Binary([]byte("a")), term.Binary([]byte("ab")), term.Bitstring([]byte{0xE0}, 3),
+		term.List(), term.Binary(nil), term.Binary([]byte("a")), term.Binary([]byte("ab")), term.Bitstring([]byte{0xE0}, 3),
 		term.Pid{Node: "n@h", ID: 1}.Term(), term.Port{Node: "n@h", ID: 2}.Term(),
 		term.Ref{Node: "n@h", Creation: 1, IDs: []uint32{3, 4}}.Term(),
 	}
@@ -150,8 +150,10 @@ func (g *Gen) head(bound *[]string) term.Term {
 			es[k] = term.Desc(v())
 		case r == 8:
 			es[k] = term.ImproperList([]term.Term{v()}, a("_"))
-		case r == 9:
+		case r == 9 && g.R.IntN(2) == 0:
 			es[k] = term.Map(term.MapEntry{Key: a("a"), Value: v()})
+		case r == 9:
+			es[k] = term.List(v(), g.Leaf()) // a proper list: exact length
 		default:
 			es[k] = g.Leaf()
 		}
@@ -184,6 +186,9 @@ func (g *Gen) operand(bound []string) term.Term {
 }
 
 func (g *Gen) constant() term.Term {
+	if g.R.IntN(10) == 0 {
+		return term.Tuple(a("const"), term.List(g.Leaf(), g.Leaf()))
+	}
 	c := g.Leaf()
 	if g.R.IntN(4) == 0 {
 		return term.Tuple(a("const"), c)
