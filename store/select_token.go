@@ -21,7 +21,6 @@ var (
 	ErrTokenMismatch = errors.New("store: continuation token is for another select")
 )
 
-
 // A token is "s1." and the unpadded URL-safe base64 of: a version byte
 // (1), a flags byte (1: reverse), the spec's 8-byte identity, the key
 // bytes, and a CRC-32 (IEEE) of everything before it, so that a mistyped
