@@ -43,6 +43,10 @@ subcommands:
   check              count foreign and non-canonical keys and torn logs;
                      exit 1 if there are any; --fix rewrites the
                      non-canonical keys to their canonical bytes
+  select SPEC        run an Erlang match specification over the keys its
+                     plan allows; flags: --limit N, --reverse,
+                     --keys-only, --after TOKEN (a "next:" token)
+  explain SPEC       print the plan's byte ranges; --count reads them
   watch PATTERN      (--etcd only) print each change to a key that matches
                      PATTERN as it happens; flags: --from REV, --limit N
 
@@ -95,6 +99,7 @@ func init() {
 		"check": {"sext db --dir DIR check [--fix]", checkAbout, dbCheck},
 		"watch": {"sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
 	}
+	dbSubs["select"], dbSubs["explain"] = selectSub, explainSub // sext/select.go
 }
 
 func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

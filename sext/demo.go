@@ -84,6 +84,9 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = d.queries()
 	}
+	if err == nil {
+		err = d.selects() // sext/demo_select.go
+	}
 	if err != nil {
 		out.fail("", err)
 	}
