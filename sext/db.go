@@ -43,6 +43,10 @@ subcommands:
   check              count foreign and non-canonical keys and torn logs;
                      exit 1 if there are any; --fix rewrites the
                      non-canonical keys to their canonical bytes
+  select SPEC        run an Erlang match specification over the keys its
+                     plan allows; flags: --limit N, --reverse,
+                     --keys-only, --after TOKEN (a "next:" token)
+  explain SPEC       print the plan's byte ranges; --count reads them
   index SUBCOMMAND   secondary indexes: create, drop, list, check, scan
                      (sext help db index)
   watch PATTERN      (--etcd only) print each change to a key that matches
@@ -88,16 +92,17 @@ var dbSubs map[string]dbSub
 
 func init() {
 	dbSubs = map[string]dbSub{
-		"put":   {"sext db --dir DIR put TERM VALUE", "Store VALUE under TERM, replacing any value there. The write is synced to disk.", dbPut},
-		"get":   {"sext db --dir DIR get TERM", "Print the value stored under TERM and a newline. Exit 1 if there is none.", dbGet},
+		"put":   {"sext db --dir DIR put [--values etf] TERM VALUE", "Store VALUE under TERM, replacing any value there. The write is synced to disk." + valuesAbout, dbPut},
+		"get":   {"sext db --dir DIR get [--values etf] TERM", "Print the value stored under TERM and a newline. Exit 1 if there is none." + valuesAbout, dbGet},
 		"del":   {"sext db --dir DIR del TERM", "Remove TERM. Removing a key that is not there is not an error.", dbDel},
-		"scan":  {"sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count]", scanAbout, dbScan},
-		"load":  {"sext db --dir DIR load [--batch N] FILE", loadAbout, dbLoad},
+		"scan":  {"sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count] [--values etf]", scanAbout + valuesAbout, dbScan},
+		"load":  {"sext db --dir DIR load [--batch N] [--values etf] FILE", loadAbout + valuesAbout, dbLoad},
 		"stats": {"sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count. With --exact, exit 1 if there are foreign or non-canonical keys.", dbStats},
 		"check": {"sext db --dir DIR check [--fix]", checkAbout, dbCheck},
 		"watch": {"sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
 		"index": {"sext db --dir DIR index SUBCOMMAND [flags] [args]", indexAbout, dbIndex},
 	}
+	dbSubs["select"], dbSubs["explain"] = selectSub, explainSub // sext/select.go
 }
 
 func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -113,7 +118,7 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(args) == 0 {
-		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, index or watch")
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, select, explain, index or watch")
 	}
 	sub, ok := dbSubs[args[0]]
 	if !ok {
@@ -234,6 +239,7 @@ func closeStore(s *store.Store, status int, stderr io.Writer) int {
 
 func dbPut(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("put")
+	values := valuesFlag(fs)
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -241,16 +247,25 @@ func dbPut(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 	if len(args) != 2 {
 		return fs.usageError(stderr, "want a TERM and a VALUE")
 	}
-	ts, ok := parseArgTerms(fs, args[:1], []string{"TERM"}, stderr)
+	texts, names := args[:1], []string{"TERM"}
+	if values.val == "etf" {
+		texts, names = args, append(names, "VALUE")
+	}
+	ts, ok := parseArgTerms(fs, texts, names, stderr)
 	if !ok {
 		return exitUsage
+	}
+	value, err := putValue(values.val, args, ts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: VALUE: %s\n", describe(err))
+		return exitFail
 	}
 	s, ok := openStore(dir, nil, stderr)
 	if !ok {
 		return exitFail
 	}
 	status = exitOK
-	if err := s.Put(dbCtx, ts[0], []byte(args[1])); err != nil {
+	if err := s.Put(dbCtx, ts[0], value); err != nil {
 		fmt.Fprintf(stderr, "sext: TERM: %s\n", describe(err))
 		status = exitFail
 	}
@@ -261,6 +276,9 @@ func dbPut(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 // opens the existing store, hands both to do and closes the store.
 func withKey(name, dir string, args []string, stdout, stderr io.Writer, do func(*store.Store, term.Term) int) int {
 	fs := subFlags(name)
+	if name == "get" {
+		getValues = valuesFlag(fs)
+	}
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -288,6 +306,11 @@ func dbGet(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 			return exitFail
 		case err != nil:
 			fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
+			return exitFail
+		}
+		v, err = showValue(getValues.val, nil, v)
+		if err != nil {
+			fmt.Fprintf(stderr, "sext: the value of %s: %s\n", appendTerm(nil, key), describe(err))
 			return exitFail
 		}
 		stdout.Write(append(v, '\n'))
@@ -327,6 +350,7 @@ func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) in
 	limit := fs.Int("limit", 0, "print at most `N` entries (0: all)")
 	reverse := fs.Bool("reverse", false, "scan in descending term order")
 	count := fs.Bool("count", false, "print only the number of entries")
+	values := valuesFlag(fs)
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -367,9 +391,13 @@ func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) in
 		}
 		n++
 		if !*count {
-			out.buf = appendTerm(out.buf[:0], e.Key)
-			out.buf = append(append(append(out.buf, '\t'), e.Value...), '\n')
-			out.out.Write(out.buf)
+			out.buf = append(appendTerm(out.buf[:0], e.Key), '\t')
+			var err error
+			if out.buf, err = showValue(values.val, out.buf, e.Value); err != nil {
+				out.fail("the value of "+string(appendTerm(nil, e.Key)), fmt.Errorf("skipped: %s", describe(err)))
+				continue
+			}
+			out.out.Write(append(out.buf, '\n'))
 		}
 	}
 	if *count {
@@ -398,6 +426,7 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	fs := subFlags("load")
 	batch := fs.Int("batch", 10000, "lines per atomic batch (with --etcd, 128: etcd's default limit of writes per transaction)")
 	every := fs.Duration("progress", 2*time.Second, "sync and report progress every `DURATION` (a terminal's bar is redrawn more often)")
+	values := valuesFlag(fs)
 	args, status, ok := parseAll(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -440,7 +469,7 @@ func dbLoad(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	p := newProgress(stderr, "loading", size)
 	p.every = *every
 	nbad := 0
-	n, err := loadLines(dbCtx, s, in, *batch, p, func(line int, err error) {
+	n, err := loadLines(dbCtx, s, in, *batch, values.val == "etf", p, func(line int, err error) {
 		if nbad++; nbad <= maxBadLines {
 			out.fail(fmt.Sprintf("%s:%d", name, line), err)
 		}
@@ -489,7 +518,7 @@ const maxBadLines = 20
 // writing failed, or ctx was cancelled (checked between batches). When
 // the progress report is due it syncs the store first, so the keys it
 // reports as durable are.
-func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, p *progress, bad func(line int, err error)) (int64, error) {
+func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, etfValues bool, p *progress, bad func(line int, err error)) (int64, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	b := s.NewBatch()
 	defer func() { b.Close() }()
@@ -509,7 +538,7 @@ func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, p *pr
 			return stored, rerr
 		}
 		read += int64(len(line))
-		if err := loadLine(b, line); err != nil {
+		if err := loadLine(b, line, etfValues); err != nil {
 			bad(lineNo, err)
 		}
 		if b.Len() >= size || rerr == io.EOF {
@@ -534,7 +563,8 @@ func loadLines(ctx context.Context, s *store.Store, r io.Reader, size int, p *pr
 }
 
 // loadLine adds one line of a load file to b. Blank lines are skipped.
-func loadLine(b *store.Batch, line []byte) error {
+// With etfValues the value is a term, stored as term_to_binary writes it.
+func loadLine(b *store.Batch, line []byte, etfValues bool) error {
 	text := strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r")
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -549,6 +579,16 @@ func loadLine(b *store.Batch, line []byte) error {
 	}
 	if _, err := dbCodec.Encode(t); err != nil {
 		return err // checked here so as not to spoil the batch
+	}
+	if etfValues {
+		vt, err := term.Parse(v)
+		if err != nil {
+			return fmt.Errorf("the value: %s", describe(err))
+		}
+		if err := b.PutTerm(t, vt); err != nil {
+			return fmt.Errorf("the value: %w", etfError(err))
+		}
+		return nil
 	}
 	return b.Put(t, []byte(v))
 }

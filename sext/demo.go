@@ -85,7 +85,10 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = d.queries()
 	}
 	if err == nil {
-		err = d.indexQuery(d.scan5)
+		err = d.selects() // sext/demo_select.go
+	}
+	if err == nil {
+		err = d.indexQuery(d.scan5) // sext/demo_index.go
 	}
 	if err != nil {
 		out.fail("", err)

@@ -32,7 +32,8 @@ var rank = [...]uint8{
 //   - maps sort by size, then by their entries in key order, key before
 //     value;
 //   - pids, ports and references sort by node name first, then by their
-//     numeric fields in order;
+//     numeric fields in the encoding's order (Erlang's own order of them,
+//     which map keys follow, is in erlorder.go);
 //   - a Desc sorts before every other term, and Desc terms among
 //     themselves in the reverse order of what they wrap.
 func Compare(a, b Term) int { return compare(a, b, orderBytes) }
@@ -41,20 +42,17 @@ func Compare(a, b Term) int { return compare(a, b, orderBytes) }
 type order uint8
 
 const (
-	orderBytes  order = iota // the encoding's order: Compare
-	orderKeys                // Erlang's map key order
-	orderErlang              // Erlang's term order, as it prints map entries
+	orderBytes order = iota // the encoding's order: Compare
+	orderKeys               // Erlang's map key order
 )
 
 // compareKeys is the order of map keys: Erlang's, which is Compare's except
-// that every integer sorts before every float, at any depth. The reference
+// that every integer sorts before every float, at any depth, and that pids,
+// ports, references and maps compare as Erlang compares them (erlorder.go,
+// measured on OTP 25). The reference
 // writes a map's entries in this order (for up to 32 keys; beyond, in hash
 // order, which this project does not copy), so Map keeps entries in it.
 func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
-
-// compareErlang is Erlang's own term order where it differs from the
-// encoding's: pids, ports and references. Erlang prints maps in it.
-func compareErlang(a, b Term) int { return compare(a, b, orderErlang) }
 
 func compare(a, b Term, keys order) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
@@ -84,6 +82,9 @@ func compare(a, b Term, keys order) int {
 		if c := cmp.Compare(a.num, b.num); c != 0 {
 			return c
 		}
+		if keys != orderBytes {
+			return compareMapsErlang(a, b, keys)
+		}
 		ea, eb := a.Entries(), b.Entries()
 		for i := range ea {
 			if c := compare(ea[i].Key, eb[i].Key, keys); c != 0 {
@@ -94,23 +95,43 @@ func compare(a, b Term, keys order) int {
 			}
 		}
 		return 0
+	case KindPid, KindPort, KindRef:
+		return compareIdentifiers(a, b, keys)
+	case KindDesc:
+		return -compare(a.Inner(), b.Inner(), keys)
+	}
+	return 0
+}
+
+// compareIdentifiers compares two pids, ports or references: in the
+// encoding's order, or in Erlang's (erlorder.go) for the other orders. It
+// is a function of its own so that compare's frame, which deep terms
+// multiply, stays small.
+//
+//go:noinline
+func compareIdentifiers(a, b Term, keys order) int {
+	switch a.kind {
 	case KindPid:
 		pa, pb := a.Pid(), b.Pid()
-		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
+		if keys != orderBytes {
+			return erlangPids(pa, pb)
+		}
+		return cmpChain(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
 			cmp.Compare(pa.Serial, pb.Serial), cmp.Compare(pa.Creation, pb.Creation))
 	case KindPort:
 		pa, pb := a.Port(), b.Port()
-		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
+		if keys != orderBytes {
+			return erlangPorts(pa, pb)
+		}
+		return cmpChain(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
 			cmp.Compare(pa.Creation, pb.Creation))
 	case KindRef:
 		ra, rb := a.Ref(), b.Ref()
-		ids := compareWords(ra.IDs, rb.IDs)
 		if keys != orderBytes {
-			ids = compareWordsErlang(ra.IDs, rb.IDs)
+			return erlangRefs(ra, rb)
 		}
-		return cmpChain(compareNodes(ra.Node, rb.Node, keys), cmp.Compare(ra.Creation, rb.Creation), ids)
-	case KindDesc:
-		return -compare(a.Inner(), b.Inner(), keys)
+		return cmpChain(strings.Compare(ra.Node, rb.Node), cmp.Compare(ra.Creation, rb.Creation),
+			compareWords(ra.IDs, rb.IDs))
 	}
 	return 0
 }
@@ -122,35 +143,6 @@ func Equal(a, b Term) bool { return Compare(a, b) == 0 }
 func cmpChain(cs ...int) int {
 	for _, c := range cs {
 		if c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
-// localNode is the node name of a VM that is not distributed. Erlang keeps
-// its pids and references apart from other nodes' and sorts them first;
-// the reference's map key order shows it.
-const localNode = "nonode@nohost"
-
-func compareNodes(a, b string, keys order) int {
-	if keys != orderBytes && a != b && (a == localNode || b == localNode) {
-		if a == localNode {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(a, b)
-}
-
-// compareWordsErlang is Erlang's order of reference ids: the last word is
-// the most significant.
-func compareWordsErlang(a, b []uint32) int {
-	if len(a) != len(b) {
-		return cmp.Compare(len(a), len(b))
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		if c := cmp.Compare(a[i], b[i]); c != 0 {
 			return c
 		}
 	}

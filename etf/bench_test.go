@@ -1,0 +1,65 @@
+package etf_test
+
+import (
+	"testing"
+
+	"github.com/erlsext/sext/etf"
+	"github.com/erlsext/sext/term"
+)
+
+// benchTerm is a value as a store keeps one: a record with a map, a
+// binary, a string, a pid, a float and a bignum.
+func benchTerm(b *testing.B) term.Term {
+	x, err := term.Parse(`{order, 42, #{status => open, lines => [{item, <<"sku-1">>, 3, 9.99}, {item, <<"sku-2">>, 1, 120.0}]},
+		"customer note", #Pid<'shop@h',83,0,1>, 123456789012345678901234567890, <<0,1,2,3,4,5,6,7,8,9>>}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return x
+}
+
+func BenchmarkAppend(b *testing.B) {
+	x := benchTerm(b)
+	buf, _ := etf.Append(nil, x)
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = etf.Append(buf[:0], x)
+	}
+}
+
+func BenchmarkDecode(b *testing.B) {
+	enc, _ := etf.Encode(benchTerm(b))
+	b.SetBytes(int64(len(enc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := etf.Decode(enc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAppendCompressed(b *testing.B) {
+	x := term.List(slicesRepeat(benchTerm(b), 20)...)
+	o := etf.Options{Compression: etf.DefaultCompression}
+	buf, _ := o.Append(nil, x)
+	plain, _ := etf.Encode(x)
+	b.SetBytes(int64(len(plain)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = o.Append(buf[:0], x)
+	}
+}
+
+func BenchmarkDecodeCompressed(b *testing.B) {
+	x := term.List(slicesRepeat(benchTerm(b), 20)...)
+	enc, _ := etf.Options{Compression: etf.DefaultCompression}.Encode(x)
+	plain, _ := etf.Encode(x)
+	b.SetBytes(int64(len(plain)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := etf.Decode(enc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

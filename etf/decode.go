@@ -1,0 +1,569 @@
+package etf
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/erlsext/sext/term"
+)
+
+var errSizeMismatch = errors.New("inflated size differs from the size claimed")
+
+// Decode reads the one term b holds under o. Unlike binary_to_term, which
+// ignores what follows the term, bytes after it are an error wrapping
+// ErrTrailing; DecodeNext returns them instead.
+func (o Options) Decode(b []byte) (term.Term, error) {
+	t, rest, err := o.DecodeNext(b)
+	if err != nil {
+		return term.Term{}, err
+	}
+	if len(rest) != 0 {
+		return term.Term{}, errAt(len(b)-len(rest), ErrTrailing, strconv.Itoa(len(rest))+" bytes")
+	}
+	return t, nil
+}
+
+// DecodeNext reads the term at the front of b under o and returns it with
+// the bytes that follow it.
+func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
+	if len(b) == 0 {
+		return term.Term{}, b, errAt(0, ErrTruncated, "empty input")
+	}
+	if b[0] != Version {
+		return term.Term{}, b, errAt(0, ErrVersion, "first byte "+strconv.Itoa(int(b[0])))
+	}
+	if len(b) > 1 && b[1] == tagCompressed {
+		return o.decodeCompressed(b)
+	}
+	d := decoder{b: b, maxDepth: o.maxDepth()}
+	t, end, err := d.run(1)
+	if err != nil {
+		return term.Term{}, b, err
+	}
+	return t, b[end:], nil
+}
+
+func (o Options) decodeCompressed(b []byte) (term.Term, []byte, error) {
+	if len(b) < 6 {
+		return term.Term{}, b, errAt(1, ErrTruncated, "compressed term header")
+	}
+	size := binary.BigEndian.Uint32(b[2:6])
+	if int64(size) > int64(o.maxInflate()) {
+		return term.Term{}, b, errAt(2, ErrSize, "a compressed term claims "+strconv.FormatUint(uint64(size), 10)+
+			" bytes, over the limit of "+strconv.Itoa(o.maxInflate()))
+	}
+	if size == 0 {
+		return term.Term{}, b, errAt(2, ErrSize, "a compressed term of 0 bytes")
+	}
+	zr := bytes.NewReader(b[6:])
+	raw, err := inflate(zr, int(size))
+	if err != nil {
+		return term.Term{}, b, errAt(6, ErrCompressed, err.Error())
+	}
+	end := len(b) - zr.Len()
+	d := decoder{b: raw, maxDepth: o.maxDepth(), compressed: true}
+	t, n, err := d.run(0)
+	if err != nil {
+		return term.Term{}, b, err
+	}
+	if n != len(raw) {
+		return term.Term{}, b, &DecodeError{Offset: n, Compressed: true, Err: ErrSize,
+			Detail: "the term ends " + strconv.Itoa(len(raw)-n) + " bytes before the size claimed"}
+	}
+	return t, b[end:], nil
+}
+
+// A frame is a tuple, list or map whose elements are being read; the values
+// read so far sit in decoder.vals from base on.
+type frame struct {
+	tag  byte // tagSmallTuple, tagList or tagMap
+	need int  // values still to come
+	base int
+	off  int // where the compound starts, for errors
+}
+
+type decoder struct {
+	b          []byte
+	maxDepth   int
+	compressed bool
+	vals       []term.Term
+	frames     []frame
+}
+
+func (d *decoder) err(off int, err error, detail string) error {
+	return &DecodeError{Offset: off, Compressed: d.compressed, Err: err, Detail: detail}
+}
+
+// need checks that n bytes follow pos.
+func (d *decoder) need(pos, n int, what string) error {
+	if n > len(d.b)-pos {
+		return d.err(pos, ErrTruncated, what)
+	}
+	return nil
+}
+
+// run decodes the term at pos with an explicit stack of open compounds, so
+// that the input's depth costs heap, not goroutine stack.
+func (d *decoder) run(pos int) (term.Term, int, error) {
+	for {
+		start := pos
+		t, next, open, err := d.item(pos)
+		if err != nil {
+			return term.Term{}, pos, err
+		}
+		pos = next
+		if open != nil {
+			if len(d.frames) >= d.maxDepth {
+				return term.Term{}, start, d.err(start, ErrDepth, "deeper than "+strconv.Itoa(d.maxDepth))
+			}
+			open.base, open.off = len(d.vals), start
+			d.frames = append(d.frames, *open)
+			continue
+		}
+		// t is complete: close the compounds it completes.
+		for {
+			if len(d.frames) == 0 {
+				return t, pos, nil
+			}
+			d.vals = append(d.vals, t)
+			f := &d.frames[len(d.frames)-1]
+			if f.need--; f.need > 0 {
+				break
+			}
+			if t, err = d.build(f); err != nil {
+				return term.Term{}, pos, err
+			}
+			d.vals = d.vals[:f.base]
+			d.frames = d.frames[:len(d.frames)-1]
+		}
+	}
+}
+
+// build makes the compound f from its values.
+func (d *decoder) build(f *frame) (term.Term, error) {
+	vs := d.vals[f.base:]
+	switch f.tag {
+	case tagSmallTuple:
+		return term.Tuple(slices.Clone(vs)...), nil
+	case tagList:
+		if tail := vs[len(vs)-1]; tail.Kind() == term.KindList && tail.Len() == 0 && tail.IsProper() {
+			return term.List(slices.Clone(vs[:len(vs)-1])...), nil
+		}
+		return term.ListWithTail(slices.Clone(vs)...), nil
+	}
+	es := make([]term.MapEntry, len(vs)/2)
+	for i := range es {
+		es[i] = term.MapEntry{Key: vs[2*i], Value: vs[2*i+1]}
+	}
+	m := term.Map(es...)
+	if m.Len() != len(es) {
+		return term.Term{}, d.err(f.off, ErrInvalid, "a map with a repeated key")
+	}
+	return m, nil
+}
+
+// item reads the term or compound header at pos. For a compound with
+// elements it returns the frame to open; otherwise the term.
+func (d *decoder) item(pos int) (term.Term, int, *frame, error) {
+	if pos >= len(d.b) {
+		return term.Term{}, pos, nil, d.err(pos, ErrTruncated, "a term is missing")
+	}
+	b := d.b
+	tag := b[pos]
+	p := pos + 1
+	switch tag {
+	case tagSmallInteger:
+		if err := d.need(p, 1, "SMALL_INTEGER_EXT"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		return term.Int(int64(b[p])), p + 1, nil, nil
+	case tagInteger:
+		if err := d.need(p, 4, "INTEGER_EXT"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		return term.Int(int64(int32(binary.BigEndian.Uint32(b[p:])))), p + 4, nil, nil
+	case tagSmallBig, tagLargeBig:
+		t, next, err := d.bignum(pos)
+		return t, next, nil, err
+	case tagNewFloat:
+		if err := d.need(p, 8, "NEW_FLOAT_EXT"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		f := math.Float64frombits(binary.BigEndian.Uint64(b[p:]))
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return term.Term{}, pos, nil, d.err(pos, ErrInvalid, "a float that is not finite")
+		}
+		return term.Float(f), p + 8, nil, nil
+	case tagFloat:
+		t, next, err := d.floatText(pos)
+		return t, next, nil, err
+	case tagAtom, tagSmallAtom, tagAtomUTF8, tagSmallAtomUTF8:
+		name, next, err := d.atom(pos)
+		return term.Atom(name), next, nil, err
+	case tagNil:
+		return term.List(), p, nil, nil
+	case tagString:
+		if err := d.need(p, 2, "STRING_EXT length"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		n := int(binary.BigEndian.Uint16(b[p:]))
+		p += 2
+		if err := d.need(p, n, "STRING_EXT of "+strconv.Itoa(n)+" bytes"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		elems := make([]term.Term, n)
+		for i, c := range b[p : p+n] {
+			elems[i] = term.Int(int64(c))
+		}
+		return term.List(elems...), p + n, nil, nil
+	case tagBinary, tagBitBinary:
+		t, next, err := d.binary(pos)
+		return t, next, nil, err
+	case tagSmallTuple, tagLargeTuple:
+		var n int
+		if tag == tagSmallTuple {
+			if err := d.need(p, 1, "SMALL_TUPLE_EXT arity"); err != nil {
+				return term.Term{}, pos, nil, err
+			}
+			n, p = int(b[p]), p+1
+		} else {
+			if err := d.need(p, 4, "LARGE_TUPLE_EXT arity"); err != nil {
+				return term.Term{}, pos, nil, err
+			}
+			n, p = u32len(b[p:]), p+4
+		}
+		if n == 0 {
+			return term.Tuple(), p, nil, nil
+		}
+		if n > len(b)-p {
+			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a tuple of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
+		}
+		return term.Term{}, p, &frame{tag: tagSmallTuple, need: n}, nil
+	case tagList:
+		if err := d.need(p, 4, "LIST_EXT length"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		n := u32len(b[p:])
+		p += 4
+		if n >= len(b)-p { // n elements and a tail
+			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a list of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
+		}
+		return term.Term{}, p, &frame{tag: tagList, need: n + 1}, nil
+	case tagMap:
+		if err := d.need(p, 4, "MAP_EXT arity"); err != nil {
+			return term.Term{}, pos, nil, err
+		}
+		n := u32len(b[p:])
+		p += 4
+		if n == 0 {
+			return term.Map(), p, nil, nil
+		}
+		if n > (len(b)-p)/2 {
+			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a map of "+strconv.Itoa(n)+" entries in "+strconv.Itoa(len(b)-p)+" bytes")
+		}
+		return term.Term{}, p, &frame{tag: tagMap, need: 2 * n}, nil
+	case tagPid, tagNewPid:
+		t, next, err := d.pid(pos)
+		return t, next, nil, err
+	case tagPort, tagNewPort, tagV4Port:
+		t, next, err := d.port(pos)
+		return t, next, nil, err
+	case tagReference, tagNewReference, tagNewerReference:
+		t, next, err := d.ref(pos)
+		return t, next, nil, err
+	case tagNewFun, tagFun:
+		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "a fun")
+	case tagExport:
+		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "an export (fun M:F/A)")
+	case tagAtomCacheRef:
+		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "an atom cache reference, which only distribution uses")
+	case tagDistHeader:
+		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "a distribution header")
+	case tagLocal:
+		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "a LOCAL_EXT term, which only the node that wrote it reads")
+	case tagCompressed:
+		return term.Term{}, pos, nil, d.err(pos, ErrTag, "a compressed term inside a term")
+	case Version:
+		return term.Term{}, pos, nil, d.err(pos, ErrTag, "a version byte inside a term")
+	}
+	return term.Term{}, pos, nil, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(tag)))
+}
+
+func (d *decoder) bignum(pos int) (term.Term, int, error) {
+	b, p := d.b, pos+1
+	var n int
+	if b[pos] == tagSmallBig {
+		if err := d.need(p, 2, "SMALL_BIG_EXT header"); err != nil {
+			return term.Term{}, pos, err
+		}
+		n, p = int(b[p]), p+1
+	} else {
+		if err := d.need(p, 5, "LARGE_BIG_EXT header"); err != nil {
+			return term.Term{}, pos, err
+		}
+		n, p = u32len(b[p:]), p+4
+	}
+	sign := b[p]
+	p++
+	if sign > 1 {
+		return term.Term{}, pos, d.err(pos, ErrInvalid, "bignum sign byte "+strconv.Itoa(int(sign)))
+	}
+	if n > len(b)-p {
+		return term.Term{}, pos, d.err(pos, ErrSize, "a bignum of "+strconv.Itoa(n)+" bytes in "+strconv.Itoa(len(b)-p))
+	}
+	mag := b[p : p+n]
+	for len(mag) > 0 && mag[len(mag)-1] == 0 { // erts reads unnormalized bignums
+		mag = mag[:len(mag)-1]
+	}
+	if len(mag) <= 8 {
+		var u uint64
+		for i := len(mag) - 1; i >= 0; i-- {
+			u = u<<8 | uint64(mag[i])
+		}
+		switch {
+		case sign == 0:
+			return term.Uint(u), p + n, nil
+		case u <= 1<<63:
+			return term.Int(int64(-u)), p + n, nil
+		}
+	}
+	be := make([]byte, len(mag))
+	for i, c := range mag {
+		be[len(mag)-1-i] = c
+	}
+	v := new(big.Int).SetBytes(be)
+	if sign == 1 {
+		v.Neg(v)
+	}
+	return term.OwnedBigInt(v), p + n, nil
+}
+
+// floatText reads FLOAT_EXT: 31 bytes of text, the number ending at the
+// first NUL.
+func (d *decoder) floatText(pos int) (term.Term, int, error) {
+	p := pos + 1
+	if err := d.need(p, 31, "FLOAT_EXT"); err != nil {
+		return term.Term{}, pos, err
+	}
+	s := d.b[p : p+31]
+	if i := bytes.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	f, err := strconv.ParseFloat(string(s), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !isFloatText(s) {
+		return term.Term{}, pos, d.err(pos, ErrInvalid, "FLOAT_EXT text "+strconv.Quote(string(s)))
+	}
+	return term.Float(f), p + 31, nil
+}
+
+// isFloatText accepts the decimal forms erts reads: digits, sign, point
+// and exponent, without the hex, underscore, inf and nan that ParseFloat
+// also takes.
+func isFloatText(s []byte) bool {
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// atom reads an atom of any of the four tags and returns its name as UTF-8.
+func (d *decoder) atom(pos int) (string, int, error) {
+	if pos >= len(d.b) {
+		return "", pos, d.err(pos, ErrTruncated, "an atom is missing")
+	}
+	b, p := d.b, pos+1
+	var n int
+	switch b[pos] {
+	case tagSmallAtom, tagSmallAtomUTF8:
+		if err := d.need(p, 1, "atom length"); err != nil {
+			return "", pos, err
+		}
+		n, p = int(b[p]), p+1
+	case tagAtom, tagAtomUTF8:
+		if err := d.need(p, 2, "atom length"); err != nil {
+			return "", pos, err
+		}
+		n, p = int(binary.BigEndian.Uint16(b[p:])), p+2
+	case tagAtomCacheRef:
+		return "", pos, d.err(pos, ErrUnsupported, "an atom cache reference, which only distribution uses")
+	default:
+		return "", pos, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(b[pos]))+" where an atom must be")
+	}
+	if err := d.need(p, n, "an atom of "+strconv.Itoa(n)+" bytes"); err != nil {
+		return "", pos, err
+	}
+	raw := b[p : p+n]
+	if b[pos] == tagAtom || b[pos] == tagSmallAtom {
+		if n > maxAtomChars {
+			return "", pos, d.err(pos, ErrInvalid, "an atom of "+strconv.Itoa(n)+" characters; Erlang's limit is 255")
+		}
+		return latin1(raw), p + n, nil
+	}
+	if !utf8.Valid(raw) {
+		return "", pos, d.err(pos, ErrInvalid, "an atom that is not valid UTF-8")
+	}
+	if c := utf8.RuneCount(raw); c > maxAtomChars {
+		return "", pos, d.err(pos, ErrInvalid, "an atom of "+strconv.Itoa(c)+" characters; Erlang's limit is 255")
+	}
+	return string(raw), p + n, nil
+}
+
+func latin1(raw []byte) string {
+	ascii := true
+	for _, c := range raw {
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if ascii {
+		return string(raw)
+	}
+	out := make([]byte, 0, 2*len(raw))
+	for _, c := range raw {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	return string(out)
+}
+
+func (d *decoder) binary(pos int) (term.Term, int, error) {
+	b, p := d.b, pos+1
+	if err := d.need(p, 4, "binary length"); err != nil {
+		return term.Term{}, pos, err
+	}
+	n := u32len(b[p:])
+	p += 4
+	bits := 8
+	if b[pos] == tagBitBinary {
+		if err := d.need(p, 1, "BIT_BINARY_EXT bits"); err != nil {
+			return term.Term{}, pos, err
+		}
+		bits = int(b[p])
+		p++
+		// erts's rule: 1..8 bits in the last byte, or 0 for no bytes.
+		if bits > 8 || (n == 0) != (bits == 0) {
+			return term.Term{}, pos, d.err(pos, ErrInvalid, strconv.Itoa(bits)+" bits in the last of "+strconv.Itoa(n)+" bytes")
+		}
+	}
+	if n > len(b)-p {
+		return term.Term{}, pos, d.err(pos, ErrSize, "a binary of "+strconv.Itoa(n)+" bytes in "+strconv.Itoa(len(b)-p))
+	}
+	data := bytes.Clone(b[p : p+n])
+	if data == nil {
+		data = []byte{}
+	}
+	if bits == 8 || n == 0 {
+		return term.Binary(data), p + n, nil
+	}
+	return term.Bitstring(data, 8*(n-1)+bits), p + n, nil
+}
+
+// node reads the node atom of a pid, port or reference at p, and checks
+// that rest more bytes follow it.
+func (d *decoder) node(pos, p, rest int, what string) (string, int, error) {
+	name, p, err := d.atom(p)
+	if err != nil {
+		return "", pos, err
+	}
+	if err := d.need(p, rest, what); err != nil {
+		return "", pos, d.err(pos, ErrTruncated, what)
+	}
+	return name, p, nil
+}
+
+func (d *decoder) pid(pos int) (term.Term, int, error) {
+	old := d.b[pos] == tagPid
+	rest := 12
+	if old {
+		rest = 9
+	}
+	node, p, err := d.node(pos, pos+1, rest, "a pid")
+	if err != nil {
+		return term.Term{}, pos, err
+	}
+	b := d.b
+	pid := term.Pid{Node: node, ID: binary.BigEndian.Uint32(b[p:]), Serial: binary.BigEndian.Uint32(b[p+4:])}
+	if old {
+		pid.Creation = uint32(b[p+8])
+	} else {
+		pid.Creation = binary.BigEndian.Uint32(b[p+8:])
+	}
+	return pid.Term(), p + rest, nil
+}
+
+func (d *decoder) port(pos int) (term.Term, int, error) {
+	tag := d.b[pos]
+	rest := 12 // ID:64, Creation:32
+	switch tag {
+	case tagPort:
+		rest = 5
+	case tagNewPort:
+		rest = 8
+	}
+	node, p, err := d.node(pos, pos+1, rest, "a port")
+	if err != nil {
+		return term.Term{}, pos, err
+	}
+	b := d.b
+	port := term.Port{Node: node}
+	switch tag {
+	case tagPort:
+		port.ID, port.Creation = uint64(binary.BigEndian.Uint32(b[p:])), uint32(b[p+4])
+	case tagNewPort:
+		port.ID, port.Creation = uint64(binary.BigEndian.Uint32(b[p:])), binary.BigEndian.Uint32(b[p+4:])
+	default:
+		port.ID, port.Creation = binary.BigEndian.Uint64(b[p:]), binary.BigEndian.Uint32(b[p+8:])
+	}
+	return port.Term(), p + rest, nil
+}
+
+func (d *decoder) ref(pos int) (term.Term, int, error) {
+	b, tag := d.b, d.b[pos]
+	if tag == tagReference {
+		node, p, err := d.node(pos, pos+1, 5, "a reference")
+		if err != nil {
+			return term.Term{}, pos, err
+		}
+		r := term.Ref{Node: node, IDs: []uint32{binary.BigEndian.Uint32(b[p:])}, Creation: uint32(b[p+4])}
+		return r.Term(), p + 5, nil
+	}
+	if err := d.need(pos+1, 2, "reference length"); err != nil {
+		return term.Term{}, pos, err
+	}
+	n := int(binary.BigEndian.Uint16(b[pos+1:]))
+	cre := 4
+	if tag == tagNewReference {
+		cre = 1
+	}
+	node, p, err := d.node(pos, pos+3, cre+4*n, "a reference of "+strconv.Itoa(n)+" words")
+	if err != nil {
+		return term.Term{}, pos, err
+	}
+	r := term.Ref{Node: node, IDs: make([]uint32, n)}
+	if cre == 1 {
+		r.Creation = uint32(b[p])
+	} else {
+		r.Creation = binary.BigEndian.Uint32(b[p:])
+	}
+	p += cre
+	for i := range r.IDs {
+		r.IDs[i] = binary.BigEndian.Uint32(b[p+4*i:])
+	}
+	return r.Term(), p + 4*n, nil
+}
+
+// u32len reads a 32-bit length or arity. Where int has 32 bits, a length
+// beyond its range becomes the largest int, which every check against the
+// bytes left then refuses.
+func u32len(b []byte) int {
+	v := uint64(binary.BigEndian.Uint32(b))
+	if v > math.MaxInt {
+		return math.MaxInt
+	}
+	return int(v)
+}

@@ -1,0 +1,105 @@
+package etf
+
+import (
+	"github.com/erlsext/sext/term"
+)
+
+// DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0: tuples,
+// lists and maps inside one another.
+const DefaultMaxDepth = 10000
+
+// DefaultMaxInflate is the most a compressed term may inflate to when
+// Options.MaxInflate is 0: 64 MiB.
+const DefaultMaxInflate = 64 << 20
+
+// DefaultCompression is the zlib level of term_to_binary's plain
+// compressed option, {compressed, 6}.
+const DefaultCompression = 6
+
+// Options configures encoding and decoding. The zero value writes what
+// term_to_binary(T) writes on OTP 25 and reads what OTP 25 and 26 write;
+// the package-level functions use it.
+//
+//	b, err := etf.Options{Compression: etf.DefaultCompression}.Append(nil, t)
+//	b, err = etf.OTP26.Append(nil, t)
+//	t, err = etf.Options{MaxDepth: 100}.Decode(b)
+type Options struct {
+	// FloatText writes floats as FLOAT_EXT text, term_to_binary's
+	// {minor_version, 0}. Encoding only.
+	FloatText bool
+
+	// UTF8Atoms writes every atom as UTF-8 (SMALL_ATOM_UTF8_EXT, or
+	// ATOM_UTF8_EXT beyond 255 bytes), term_to_binary's
+	// {minor_version, 2} and OTP 26's default. Without it an atom whose
+	// characters are all Latin-1 is written as ATOM_EXT, as OTP 25 does.
+	// Encoding only.
+	UTF8Atoms bool
+
+	// Compression is term_to_binary's {compressed, Level}: 0 writes no
+	// compression; 1 to 9 is the zlib level (DefaultCompression is plain
+	// compressed). As erts does, the compressed form is written only when
+	// it is shorter. Encoding only.
+	Compression int
+
+	// MaxDepth limits nesting; 0 means DefaultMaxDepth. Encoding and
+	// decoding.
+	MaxDepth int
+
+	// MaxInflate bounds what a compressed term may inflate to, in bytes;
+	// 0 means DefaultMaxInflate. A larger size claim fails with ErrSize
+	// before anything is inflated. Decoding only.
+	MaxInflate int
+}
+
+// OTP26 writes what term_to_binary(T) writes on OTP 26 and later: every
+// atom as UTF-8 (minor_version 2).
+var OTP26 = Options{UTF8Atoms: true}
+
+// WithMinorVersion returns o set for term_to_binary's {minor_version, v}:
+// 0 for FLOAT_EXT floats, 1 (OTP 25's default) or 2 (OTP 26's) for
+// NEW_FLOAT_EXT floats, with UTF-8 atoms for 2. It returns o unchanged and
+// false for any other v.
+func (o Options) WithMinorVersion(v int) (Options, bool) {
+	switch v {
+	case 0:
+		o.FloatText, o.UTF8Atoms = true, false
+	case 1:
+		o.FloatText, o.UTF8Atoms = false, false
+	case 2:
+		o.FloatText, o.UTF8Atoms = false, true
+	default:
+		return o, false
+	}
+	return o, true
+}
+
+func (o Options) maxDepth() int {
+	if o.MaxDepth > 0 {
+		return o.MaxDepth
+	}
+	return DefaultMaxDepth
+}
+
+func (o Options) maxInflate() int {
+	if o.MaxInflate > 0 {
+		return o.MaxInflate
+	}
+	return DefaultMaxInflate
+}
+
+// Append appends the external format of t, version byte first, to dst and
+// returns the extended buffer, as term_to_binary(t) on OTP 25.
+func Append(dst []byte, t term.Term) ([]byte, error) { return Options{}.Append(dst, t) }
+
+// Encode returns the external format of t, as term_to_binary(t) on OTP 25.
+func Encode(t term.Term) ([]byte, error) { return Options{}.Append(nil, t) }
+
+// Encode returns the external format of t under o.
+func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
+
+// Decode reads the one term b holds, as binary_to_term(b).
+func Decode(b []byte) (term.Term, error) { return Options{}.Decode(b) }
+
+// DecodeNext reads the term at the front of b and returns it with the
+// bytes that follow it.
+func DecodeNext(b []byte) (term.Term, []byte, error) { return Options{}.DecodeNext(b) }

@@ -1,0 +1,259 @@
+// Package specgen makes random keys and random match specifications that
+// meet each other often: the keys draw on the constants the specs compare
+// with (500 and 500.0, 999.5, 1000 and 1000.0, both zeros, a few atoms),
+// and the specs have several clauses, guards on the variable that bounds a
+// scan and on others, and every form of body. Tests of the planner and of
+// Select share it; it is seeded, so a failure can be replayed.
+package specgen
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/erlsext/sext/term"
+)
+
+// Gen makes keys and specifications from R.
+type Gen struct {
+	R *rand.Rand
+	// Erlang leaves out what has no Erlang text or whose order Erlang
+	// and the encoding disagree on: Desc terms, pids, ports and
+	// references. A live VM can then run the same specs on the same keys.
+	Erlang bool
+}
+
+// New returns a generator seeded with seed.
+func New(seed uint64) *Gen { return &Gen{R: rand.New(rand.NewPCG(seed, seed^0x5E1EC7))} }
+
+var (
+	a    = term.Atom
+	i    = term.Int
+	f    = term.Float
+	tags = []string{"order", "user", "t"}
+)
+
+// Leaf returns a random non-compound term from a small pool.
+func (g *Gen) Leaf() term.Term {
+	pool := []term.Term{
+		i(0), i(1), i(2), i(-1), i(499), i(500), i(501), i(999), i(1000), i(1001), i(1 << 40),
+		f(0), f(math.Copysign(0, -1)), f(1), f(-1), f(2.5), f(500), f(999.5), f(1000), f(-3.5),
+		a("a"), a("b"), a("c"), a("true"), a("false"), a("order"),
+		term.List(), term.Binary(nil), term.Binary([]byte("a")), term.Binary([]byte("ab")), term.Bitstring([]byte{0xE0}, 3),
+		term.Pid{Node: "n@h", ID: 1}.Term(), term.Port{Node: "n@h", ID: 2}.Term(),
+		term.Ref{Node: "n@h", Creation: 1, IDs: []uint32{3, 4}}.Term(),
+	}
+	n := len(pool)
+	if g.Erlang {
+		n -= 3 // the pid, port and reference at the end
+	}
+	return pool[g.R.IntN(n)]
+}
+
+// Term returns a random term nested at most depth deep.
+func (g *Gen) Term(depth int) term.Term {
+	if depth <= 0 || g.R.IntN(3) > 0 {
+		return g.Leaf()
+	}
+	switch g.R.IntN(6) {
+	case 0:
+		return term.Tuple(g.terms(depth-1, g.R.IntN(3))...)
+	case 1:
+		return term.List(g.terms(depth-1, g.R.IntN(3))...)
+	case 2:
+		return term.ImproperList(g.terms(depth-1, 1+g.R.IntN(2)), g.Leaf())
+	case 3:
+		if g.Erlang {
+			return term.Tuple()
+		}
+		return term.Desc(g.Term(depth - 1))
+	case 4:
+		es := []term.MapEntry{{Key: a("a"), Value: g.Term(depth - 1)}}
+		if g.R.IntN(2) == 0 {
+			es = append(es, term.MapEntry{Key: a("b"), Value: g.Leaf()})
+		}
+		return term.Map(es...)
+	}
+	return term.List()
+}
+
+func (g *Gen) terms(depth, n int) []term.Term {
+	out := make([]term.Term, n)
+	for k := range out {
+		out[k] = g.Term(depth)
+	}
+	return out
+}
+
+// Key returns a random key: mostly a tuple led by a tag, sometimes any
+// term.
+func (g *Gen) Key() term.Term {
+	if g.R.IntN(12) == 0 {
+		return g.Term(2)
+	}
+	n := 1 + g.R.IntN(4)
+	es := make([]term.Term, n)
+	es[0] = a(tags[g.R.IntN(len(tags))])
+	for k := 1; k < n; k++ {
+		if g.R.IntN(5) == 0 && !g.Erlang {
+			es[k] = term.Desc(g.Leaf())
+		} else {
+			es[k] = g.Term(2)
+		}
+	}
+	return term.Tuple(es...)
+}
+
+var vars = []string{"$1", "$2", "$3"}
+
+// Spec returns a random match specification of one to four clauses.
+func (g *Gen) Spec() term.Term {
+	cs := make([]term.Term, 1+g.R.IntN(4))
+	for k := range cs {
+		cs[k] = g.clause()
+	}
+	return term.List(cs...)
+}
+
+func (g *Gen) clause() term.Term {
+	var bound []string
+	head := g.head(&bound)
+	guards := make([]term.Term, g.R.IntN(3))
+	for k := range guards {
+		guards[k] = g.guard(bound, 2)
+	}
+	return term.Tuple(head, term.List(guards...), term.List(g.body(bound)))
+}
+
+func (g *Gen) head(bound *[]string) term.Term {
+	v := func() term.Term {
+		name := vars[g.R.IntN(len(vars))]
+		*bound = append(*bound, name)
+		return a(name)
+	}
+	switch g.R.IntN(14) {
+	case 0:
+		return a("_")
+	case 1:
+		return v()
+	}
+	n := 1 + g.R.IntN(4)
+	es := make([]term.Term, n)
+	for k := range es {
+		switch r := g.R.IntN(12); {
+		case k == 0 && r < 8:
+			es[k] = a(tags[g.R.IntN(len(tags))])
+		case r < 3:
+			es[k] = a("_")
+		case r < 7:
+			es[k] = v()
+		case r == 7 && !g.Erlang:
+			es[k] = term.Desc(v())
+		case r == 8:
+			es[k] = term.ImproperList([]term.Term{v()}, a("_"))
+		case r == 9 && g.R.IntN(2) == 0:
+			es[k] = term.Map(term.MapEntry{Key: a("a"), Value: v()})
+		case r == 9:
+			es[k] = term.List(v(), g.Leaf()) // a proper list: exact length
+		default:
+			es[k] = g.Leaf()
+		}
+	}
+	return term.Tuple(es...)
+}
+
+var (
+	cmps  = []string{"<", "=<", ">", ">=", "==", "/=", "=:=", "=/="}
+	tests = []string{"is_integer", "is_float", "is_number", "is_atom", "is_binary", "is_bitstring",
+		"is_tuple", "is_list", "is_map", "is_pid", "is_port", "is_reference", "is_boolean"}
+	unary = []string{"size", "tuple_size", "byte_size", "bit_size", "length", "map_size", "hd", "tl", "abs"}
+)
+
+// operand is a variable, '$_', or a call on one.
+func (g *Gen) operand(bound []string) term.Term {
+	var x term.Term
+	if len(bound) == 0 || g.R.IntN(8) == 0 {
+		x = a("$_")
+	} else {
+		x = a(bound[g.R.IntN(len(bound))])
+	}
+	switch g.R.IntN(6) {
+	case 0:
+		return term.Tuple(a(g.pick(unary)), x)
+	case 1:
+		return term.Tuple(a("element"), i(int64(1+g.R.IntN(3))), x)
+	}
+	return x
+}
+
+func (g *Gen) constant() term.Term {
+	if g.R.IntN(10) == 0 {
+		return term.Tuple(a("const"), term.List(g.Leaf(), g.Leaf()))
+	}
+	c := g.Leaf()
+	if g.R.IntN(4) == 0 {
+		return term.Tuple(a("const"), c)
+	}
+	if c.Kind() == term.KindAtom && c.Atom() != "true" && g.R.IntN(2) == 0 {
+		return term.Tuple(a("const"), c)
+	}
+	return c
+}
+
+func (g *Gen) guard(bound []string, depth int) term.Term {
+	r := g.R.IntN(10)
+	if depth <= 0 {
+		r %= 5
+	}
+	switch r {
+	case 0, 1, 2:
+		x, y := g.operand(bound), g.constant()
+		if g.R.IntN(4) == 0 {
+			x, y = y, x
+		}
+		return term.Tuple(a(cmps[g.R.IntN(len(cmps))]), x, y)
+	case 3:
+		return term.Tuple(a(g.pick(tests)), g.operand(bound))
+	case 4:
+		if g.R.IntN(2) == 0 {
+			return a("true")
+		}
+		return term.Tuple(a("=:="), g.operand(bound), g.operand(bound))
+	case 5, 6:
+		ops := []string{"andalso", "orelse", "and", "or", "xor"}
+		return term.Tuple(a(ops[g.R.IntN(len(ops))]), g.guard(bound, depth-1), g.guard(bound, depth-1))
+	case 7:
+		return term.Tuple(a("not"), g.guard(bound, depth-1))
+	}
+	if g.Erlang {
+		return term.Tuple(a("is_atom"), g.guard(bound, depth-1))
+	}
+	return term.Tuple(a("is_boolean"), g.guard(bound, depth-1))
+}
+
+// notInETS are guard functions Erlang has but OTP 25's match
+// specifications refuse.
+var notInETS = map[string]bool{"is_bitstring": true, "is_boolean": true, "tuple_size": true}
+
+// pick returns one of names, leaving out notInETS for Erlang.
+func (g *Gen) pick(names []string) string {
+	for {
+		n := names[g.R.IntN(len(names))]
+		if !g.Erlang || !notInETS[n] {
+			return n
+		}
+	}
+}
+
+func (g *Gen) body(bound []string) term.Term {
+	switch g.R.IntN(6) {
+	case 0, 1:
+		return a("$_")
+	case 2:
+		return a("$$")
+	case 3:
+		return term.Tuple(term.Tuple(g.operand(bound), g.constant()))
+	case 4:
+		return term.List(g.operand(bound), a("$_"))
+	}
+	return term.Tuple(a("hd"), g.operand(bound)) // raises on most: 'EXIT'
+}

@@ -1,0 +1,292 @@
+package matchspec
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/term"
+)
+
+// Range is one byte range of a plan: the keys k with Lower <= k < Upper,
+// where a nil Lower is no lower bound and a nil Upper no upper bound, and
+// the clauses (indexes from 0, ascending) whose matches may lie in it.
+type Range struct {
+	Lower, Upper []byte
+	Clauses      []int
+}
+
+// Plan returns the byte ranges a select must read: every key that some
+// clause matches lies in a range that lists that clause. The ranges are
+// ascending and do not overlap, so a select reads each key at most once,
+// forward or reverse, and tries only the range's clauses on it, in order
+// (Matcher.MatchClauses). The caller must not change the ranges.
+//
+// Each clause contributes the prefix range of its head (sext.PrefixRange;
+// a map pattern counts as a wildcard, since it matches maps with more
+// keys) narrowed by its guards where the head's first wildcard is a '$N'
+// the guards bound: comparisons with a number, atom, binary or [], type
+// tests, =:= (and == on terms without numbers) with any constant, and
+// their andalso, orelse, and and or. A variable the guards pin to a few
+// constants is replaced by each of them in turn, so the prefix runs on to
+// the next wildcard.
+func (s *Spec) Plan() []Range {
+	s.planOnce.Do(func() { s.plan = s.makePlan() })
+	return s.plan
+}
+
+// maxPoints bounds how many literals one clause's planning may substitute
+// (the product over its variables): beyond it the clause keeps spans.
+const maxPoints = 256
+
+type clauseRange struct {
+	lo, hi []byte // hi nil: unbounded
+	clause int
+}
+
+func (s *Spec) makePlan() []Range {
+	var rs []clauseRange
+	for i := range s.clauses {
+		c := &s.clauses[i]
+		budget := maxPoints
+		for _, sp := range c.ranges(c.headT, &budget) {
+			rs = append(rs, clauseRange{sp.lo, sp.hi, i})
+		}
+	}
+	return merge(rs)
+}
+
+// ranges returns the byte ranges of keys that can match head (the
+// clause's head with some variables already replaced by constants) and
+// the guards.
+func (c *clause) ranges(head term.Term, budget *int) []span {
+	pattern := withoutMaps(head)
+	w := firstWild(pattern)
+	var name string
+	var ctx spanCtx
+	cut := pattern // the pattern whose Prefix ends where the variable's encoding starts
+	switch w.kind {
+	case wildVar:
+		name = w.name
+	case wildDescVar:
+		name, ctx = w.name, spanCtx{desc: true}
+		cut = replaceAt(pattern, w.path, term.Atom("_"))
+	}
+	pre, err := sext.Prefix(cut)
+	if err != nil {
+		return []span{{lo: nil, hi: nil}} // read everything rather than guess
+	}
+	if name == "" { // a whole term (one key), or the prefix range
+		return []span{{lo: pre, hi: sext.PrefixEnd(pre)}}
+	}
+	slot := slices.Index(c.names, name)
+	spans := guardSpans(c.guards, slot, ctx)
+	points := 0
+	for _, sp := range spans {
+		if sp.point != nil {
+			points++
+		}
+	}
+	var out []span
+	expand := points > 0 && points <= *budget
+	if expand {
+		*budget /= points
+	}
+	for _, sp := range spans {
+		if expand && sp.point != nil {
+			out = append(out, c.ranges(subst(head, name, *sp.point), budget)...)
+			continue
+		}
+		r := span{lo: append(slices.Clip(pre), sp.lo...), hi: sext.PrefixEnd(pre)}
+		if sp.hi != nil {
+			r.hi = append(slices.Clip(pre), sp.hi...)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+type wildKind uint8
+
+const (
+	wildNone    wildKind = iota // no wildcard: the pattern is one term
+	wildAny                     // '_', a tail or a variable inside a Desc: the prefix range only
+	wildVar                     // '$N' at an element's place
+	wildDescVar                 // #Desc<'$N'> at an element's place
+)
+
+type wild struct {
+	kind wildKind
+	name string
+	path []int // element indexes from the root to the Desc, for wildDescVar
+}
+
+// firstWild finds the first wildcard in the order sext.Prefix meets it.
+func firstWild(t term.Term) wild {
+	var path []int
+	var walk func(t term.Term, inDesc bool) (wild, bool)
+	walk = func(t term.Term, inDesc bool) (wild, bool) {
+		switch t.Kind() {
+		case term.KindAtom:
+			name := t.Atom()
+			switch {
+			case name == "_":
+				return wild{kind: wildAny}, true
+			case varName(name) && inDesc:
+				return wild{kind: wildAny}, true
+			case varName(name):
+				return wild{kind: wildVar, name: name}, true
+			}
+		case term.KindTuple:
+			for i, x := range t.Elems() {
+				path = append(path, i)
+				if w, ok := walk(x, inDesc); ok {
+					return w, true
+				}
+				path = path[:len(path)-1]
+			}
+		case term.KindList:
+			for i, x := range t.Elems() {
+				path = append(path, i)
+				if w, ok := walk(x, inDesc); ok {
+					return w, true
+				}
+				path = path[:len(path)-1]
+			}
+			if tail := t.Tail(); !t.IsProper() {
+				if tail.Kind() == term.KindAtom && (tail.Atom() == "_" || varName(tail.Atom())) {
+					return wild{kind: wildAny}, true // a tail may be a cons: no order to use
+				}
+				w, ok := walk(tail, inDesc)
+				if w.kind == wildDescVar { // its path does not lead through a tail
+					w = wild{kind: wildAny}
+				}
+				return w, ok
+			}
+		case term.KindDesc:
+			in := t.Inner()
+			if !inDesc && in.Kind() == term.KindAtom && varName(in.Atom()) {
+				return wild{kind: wildDescVar, name: in.Atom(), path: slices.Clone(path)}, true
+			}
+			return walk(in, true)
+		}
+		return wild{}, false
+	}
+	w, _ := walk(t, false)
+	return w
+}
+
+// withoutMaps replaces every map in a head by '_': a map pattern matches
+// maps with more keys than it names, so its encoding bounds nothing.
+func withoutMaps(t term.Term) term.Term {
+	switch t.Kind() {
+	case term.KindMap:
+		return term.Atom("_")
+	case term.KindTuple:
+		return term.Tuple(mapElems(t.Elems(), withoutMaps)...)
+	case term.KindList:
+		if t.Len() == 0 {
+			return t
+		}
+		return term.ImproperList(mapElems(t.Elems(), withoutMaps), withoutMaps(t.Tail()))
+	case term.KindDesc:
+		return term.Desc(withoutMaps(t.Inner()))
+	}
+	return t
+}
+
+// subst replaces the variable name by v everywhere in t.
+func subst(t term.Term, name string, v term.Term) term.Term {
+	switch t.Kind() {
+	case term.KindAtom:
+		if t.Atom() == name {
+			return v
+		}
+	case term.KindTuple:
+		return term.Tuple(mapElems(t.Elems(), func(x term.Term) term.Term { return subst(x, name, v) })...)
+	case term.KindList:
+		if t.Len() == 0 {
+			return t
+		}
+		f := func(x term.Term) term.Term { return subst(x, name, v) }
+		return term.ImproperList(mapElems(t.Elems(), f), f(t.Tail()))
+	case term.KindMap:
+		es := slices.Clone(t.Entries())
+		for i := range es {
+			es[i].Value = subst(es[i].Value, name, v)
+		}
+		return term.Map(es...)
+	case term.KindDesc:
+		return term.Desc(subst(t.Inner(), name, v))
+	}
+	return t
+}
+
+// replaceAt replaces the subterm at path (element indexes of tuples and
+// lists) by v.
+func replaceAt(t term.Term, path []int, v term.Term) term.Term {
+	if len(path) == 0 {
+		return v
+	}
+	es := slices.Clone(t.Elems())
+	es[path[0]] = replaceAt(es[path[0]], path[1:], v)
+	if t.Kind() == term.KindTuple {
+		return term.Tuple(es...)
+	}
+	return term.ImproperList(es, t.Tail())
+}
+
+func mapElems(es []term.Term, f func(term.Term) term.Term) []term.Term {
+	out := make([]term.Term, len(es))
+	for i, x := range es {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// merge turns the clauses' ranges into ascending, non-overlapping ranges,
+// each with the clauses that cover all of it. Neighbours serving the same
+// clauses are joined.
+func merge(rs []clauseRange) []Range {
+	// Cut points: every bound. A nil lower bound is the empty string; a
+	// nil upper bound is the end, kept apart.
+	var cuts [][]byte
+	for _, r := range rs {
+		cuts = append(cuts, r.lo)
+		if r.hi != nil {
+			cuts = append(cuts, r.hi)
+		}
+	}
+	slices.SortFunc(cuts, bytes.Compare)
+	cuts = slices.CompactFunc(cuts, bytes.Equal)
+	var out []Range
+	for i, lo := range cuts {
+		var hi []byte // nil: the end
+		if i+1 < len(cuts) {
+			hi = cuts[i+1]
+		}
+		var cls []int
+		for _, r := range rs {
+			if bytes.Compare(r.lo, lo) <= 0 && (r.hi == nil || hi != nil && bytes.Compare(hi, r.hi) <= 0) {
+				if !slices.Contains(cls, r.clause) {
+					cls = append(cls, r.clause)
+				}
+			}
+		}
+		if len(cls) == 0 {
+			continue
+		}
+		slices.Sort(cls)
+		if n := len(out); n > 0 && bytes.Equal(out[n-1].Upper, lo) && out[n-1].Upper != nil && slices.Equal(out[n-1].Clauses, cls) {
+			out[n-1].Upper = hi
+			continue
+		}
+		out = append(out, Range{Lower: lo, Upper: hi, Clauses: cls})
+	}
+	for i := range out {
+		if len(out[i].Lower) == 0 {
+			out[i].Lower = nil
+		}
+	}
+	return out
+}

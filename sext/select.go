@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/matchspec"
+	"github.com/erlsext/sext/store"
+)
+
+var (
+	selectSub = dbSub{
+		"sext db --dir DIR select [--limit N] [--reverse] [--keys-only] [--after TOKEN] SPEC",
+		selectAbout, dbSelect,
+	}
+	explainSub = dbSub{"sext db --dir DIR explain [--count] SPEC", explainAbout, dbExplain}
+)
+
+const selectAbout = `
+Run the match specification SPEC, written as ets:select takes it, over
+the store: for each key in term order, the first clause whose head
+matches it and whose guards are all true makes a row. A row whose body is
+just '$_' prints as scan prints it, "TERM<TAB>VALUE"; any other body
+prints its term, one a line.
+
+  sext db --dir D select "[{{order,'$1','_','_'},[{'>=','$1',500},{'<','$1',1000}],['$_']}]"
+
+Only the byte ranges the specification allows are read (db explain shows
+them): each clause's head prefix, narrowed by guards on the head's first
+variable. With --limit N, a page that reaches N rows ends with the line
+"next: TOKEN" on stderr; pass TOKEN to --after (with the same SPEC and
+direction) for the next page, which may be empty. A resumed select sees
+the store as it is then, from just after the last row's key.
+
+A key that is no sext encoding is reported on stderr in hex and skipped;
+the exit status is then 1.`
+
+const explainAbout = `
+Print the byte ranges a select of SPEC reads, merged over its clauses:
+one line a range, "N<TAB>LOWER<TAB>UPPER<TAB>CLAUSES", the bounds in hex
+("-" for none; LOWER is included, UPPER is not) and the clauses, counted
+from 1, whose keys may lie in it. With --count, two more columns: the
+keys in the range and the rows the select takes from it.`
+
+// parseSpec parses the SPEC argument, reporting an error as the other
+// subcommands report a bad TERM.
+func parseSpec(fs *flagSet, args []string, stderr io.Writer) (*matchspec.Spec, bool) {
+	if len(args) != 1 {
+		fs.usageError(stderr, "want one SPEC")
+		return nil, false
+	}
+	spec, err := matchspec.Parse(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: SPEC: %s\n", describe(err))
+		return nil, false
+	}
+	return spec, true
+}
+
+func dbSelect(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("select")
+	limit := fs.Int("limit", 0, "print at most `N` rows, then the token for the next page (0: all)")
+	reverse := fs.Bool("reverse", false, "select in descending term order")
+	keysOnly := fs.Bool("keys-only", false, "do not read values: a '$_' row prints its key alone")
+	after := fs.String("after", "", "resume after the row this continuation `TOKEN` came from")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if *limit < 0 {
+		return fs.usageError(stderr, "--limit must not be negative")
+	}
+	spec, ok := parseSpec(fs, args, stderr)
+	if !ok {
+		return exitUsage
+	}
+	s, ok := openStore(dir, mustExist(), stderr)
+	if !ok {
+		return exitFail
+	}
+	ctx := dbCtx
+	out := newSession(stdout, stderr)
+	opts := store.SelectOptions{Limit: *limit, Reverse: *reverse, KeysOnly: *keysOnly, After: strings.TrimSpace(*after),
+		OnBadKey: func(k []byte, err error) {
+			out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
+		}}
+	n, next := 0, ""
+	for row, err := range s.Select(ctx, spec, opts) {
+		if err != nil {
+			out.fail("", err)
+			next = ""
+			break
+		}
+		n++
+		switch {
+		case row.Result.Whole && *keysOnly:
+			out.buf = append(appendTerm(out.buf[:0], row.Key), '\n')
+		case row.Result.Whole:
+			out.buf = appendTerm(out.buf[:0], row.Key)
+			out.buf = append(append(append(out.buf, '\t'), row.Value...), '\n')
+		default:
+			out.buf = append(appendTerm(out.buf[:0], row.Result.Term), '\n')
+		}
+		out.out.Write(out.buf)
+		if *limit > 0 && n == *limit {
+			next = row.Continuation()
+		}
+	}
+	status = out.finish()
+	if next != "" {
+		fmt.Fprintf(stderr, "next: %s\n", next)
+	}
+	return closeStore(s, status, stderr)
+}
+
+func dbExplain(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := subFlags("explain")
+	count := fs.Bool("count", false, "also count the keys in each range and the rows taken from it (reads the store)")
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	spec, ok := parseSpec(fs, args, stderr)
+	if !ok {
+		return exitUsage
+	}
+	var s *store.Store
+	if *count {
+		if s, ok = openStore(dir, mustExist(), stderr); !ok {
+			return exitFail
+		}
+	}
+	out := newSession(stdout, stderr)
+	for i, r := range spec.Plan() {
+		clauses := make([]string, len(r.Clauses))
+		for j, c := range r.Clauses {
+			clauses[j] = strconv.Itoa(c + 1)
+		}
+		line := fmt.Sprintf("%d\t%s\t%s\t%s", i+1, hexOrDash(r.Lower), hexOrDash(r.Upper), strings.Join(clauses, ","))
+		if *count {
+			keys, rows, err := countRange(s, spec, r)
+			if err != nil {
+				out.fail("", err)
+				break
+			}
+			line += fmt.Sprintf("\t%d\t%d", keys, rows)
+		}
+		fmt.Fprintln(out.out, line)
+	}
+	status = out.finish()
+	if s != nil {
+		return closeStore(s, status, stderr)
+	}
+	return status
+}
+
+func hexOrDash(b []byte) string {
+	if b == nil {
+		return "-"
+	}
+	return sext.ToHex(b)
+}
+
+// countRange counts the keys of one range through the seam and the rows
+// the spec's clauses take from them.
+func countRange(s *store.Store, spec *matchspec.Spec, r matchspec.Range) (keys, rows int64, err error) {
+	it, err := s.KV().NewIter(dbCtx, r.Lower, r.Upper, false)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer it.Close()
+	m := spec.NewMatcher()
+	for it.Next() {
+		keys++
+		if t, err := sext.Decode(it.Key()); err == nil {
+			if _, ok := m.MatchClauses(t, r.Clauses); ok {
+				rows++
+			}
+		}
+	}
+	return keys, rows, it.Err()
+}

@@ -1,0 +1,211 @@
+package store
+
+// Select: match specifications (package matchspec) run over the store.
+// This file is all of it that touches the KV seam (NewIter only, in
+// readRange), so it works on every backend; select_token.go holds the
+// continuation tokens.
+
+import (
+	"bytes"
+	"context"
+	"iter"
+
+	"github.com/erlsext/sext/matchspec"
+	"github.com/erlsext/sext/store/seam"
+	"github.com/erlsext/sext/term"
+)
+
+// SelectOptions adjusts a Select. The zero value reads forward, without a
+// limit, with values, from the start.
+type SelectOptions struct {
+	// Limit is the most rows to yield; 0 or less means no limit.
+	Limit int
+	// Reverse yields rows in descending key order.
+	Reverse bool
+	// KeysOnly leaves Row.Value nil, which spares reading values.
+	KeysOnly bool
+	// After resumes a select right after the row whose Continuation it
+	// is. The token must come from the same specification and direction.
+	After string
+	// OnBadKey is as for ScanOptions: keys that are no sext encoding are
+	// handed to it and skipped.
+	OnBadKey func(key []byte, err error)
+	// Stats, when set, is filled in as the select runs.
+	Stats *SelectStats
+}
+
+// SelectStats counts what a select did.
+type SelectStats struct {
+	Ranges   int   // byte ranges read (of the plan's, after a token's cut)
+	KeysRead int64 // keys read through the KV seam
+	Rows     int64 // rows yielded
+}
+
+// Row is one result of a Select.
+type Row struct {
+	Key   term.Term
+	Value []byte // the caller's own copy; nil with KeysOnly
+	// Result is what the first matching clause's body made of the key:
+	// Result.Whole is set for a body of just '$_', whose row is the key
+	// and its value.
+	Result matchspec.Result
+
+	raw  []byte // the key's bytes, to resume after
+	spec string
+	rev  bool
+}
+
+// Continuation returns a token that resumes the select right after r:
+// text, safe in a URL, that any process can pass back as
+// SelectOptions.After with the same specification and direction.
+func (r Row) Continuation() string {
+	if r.raw == nil {
+		return ""
+	}
+	return encodeToken(r.spec, r.rev, r.raw)
+}
+
+// Select yields, in key order (descending with Reverse), a row for every
+// key that spec matches: the first clause whose head matches the key and
+// whose guards are true gives the row, as ets:select on an ordered_set
+// does. It reads only the byte ranges of spec.Plan, each key at most once,
+// and checks ctx between keys.
+//
+// Paging: with Limit, take the last row's Continuation and pass it as
+// After to get the next page (which may be empty). A resumed select reads
+// the store as it is then, from just after that row's key: it sees rows
+// written or changed further on in its direction, not those written
+// before that key or deleted since, and never yields a key twice. Within
+// one page each range is one cursor, a snapshot of its own.
+//
+// Errors and early exits are as for Scan: an error is the last pair
+// yielded, and the cursor is closed either way.
+func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOptions) iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		if s.closed.Load() {
+			yield(Row{}, ErrClosed)
+			return
+		}
+		var after []byte
+		if opts.After != "" {
+			var err error
+			if after, err = decodeToken(opts.After, spec.ID(), opts.Reverse); err != nil {
+				yield(Row{}, err)
+				return
+			}
+		}
+		sel := selection{s: s, ctx: ctx, spec: spec, opts: opts, m: spec.NewMatcher(), stats: opts.Stats}
+		if sel.stats == nil {
+			sel.stats = new(SelectStats)
+		}
+		plan := spec.Plan()
+		for i := range plan {
+			r := plan[i]
+			if opts.Reverse {
+				r = plan[len(plan)-1-i]
+			}
+			lo, hi, ok := clip(r.Lower, r.Upper, after, opts.Reverse)
+			if !ok {
+				continue
+			}
+			more, err := sel.readRange(lo, hi, r.Clauses, yield)
+			if err != nil {
+				yield(Row{}, err)
+				return
+			}
+			if !more {
+				return
+			}
+		}
+	}
+}
+
+// clip cuts [lo, hi) to what lies after the key a token resumes from.
+func clip(lo, hi, after []byte, reverse bool) ([]byte, []byte, bool) {
+	switch {
+	case after == nil:
+	case !reverse:
+		next := append(bytes.Clone(after), 0) // the least key after it
+		if bytes.Compare(next, lo) > 0 {
+			lo = next
+		}
+	case hi == nil || bytes.Compare(after, hi) < 0:
+		hi = after
+	}
+	return lo, hi, hi == nil || bytes.Compare(lo, hi) < 0
+}
+
+type selection struct {
+	s     *Store
+	ctx   context.Context
+	spec  *matchspec.Spec
+	opts  SelectOptions
+	m     *matchspec.Matcher
+	stats *SelectStats
+}
+
+// readRange yields the rows of one range; it reports false when the
+// caller stopped or the limit was reached.
+func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, error) bool) (more bool, err error) {
+	if err := sel.ctx.Err(); err != nil {
+		return false, err
+	}
+	if len(lo) == 0 {
+		lo = seam.ReservedEnd // below it lie the index entries (index.go)
+	}
+	it, err := sel.s.kv.NewIter(sel.ctx, lo, hi, sel.opts.Reverse)
+	if err != nil {
+		return false, err
+	}
+	sel.stats.Ranges++
+	open := true
+	defer func() {
+		if open {
+			it.Close()
+		}
+	}()
+	more = true
+	for it.Next() {
+		if err = sel.ctx.Err(); err != nil {
+			break
+		}
+		sel.stats.KeysRead++
+		k := it.Key()
+		t, derr := sel.s.codec.Decode(k)
+		if derr != nil {
+			if sel.opts.OnBadKey != nil {
+				sel.opts.OnBadKey(bytes.Clone(k), derr)
+			}
+			continue
+		}
+		res, ok := sel.m.MatchClauses(t, clauses)
+		if !ok {
+			continue
+		}
+		row := Row{Key: t, Result: res, raw: bytes.Clone(k), spec: sel.spec.ID(), rev: sel.opts.Reverse}
+		if !sel.opts.KeysOnly {
+			v := it.Value()
+			if v == nil && it.Err() != nil {
+				break
+			}
+			row.Value = bytes.Clone(v)
+		}
+		sel.stats.Rows++
+		if !yield(row, nil) {
+			more = false
+			break
+		}
+		if sel.opts.Limit > 0 && sel.stats.Rows >= int64(sel.opts.Limit) {
+			more = false
+			break
+		}
+	}
+	if err == nil {
+		err = it.Err()
+	}
+	open = false
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	return more && err == nil, err
+}
