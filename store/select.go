@@ -36,9 +36,10 @@ type SelectOptions struct {
 
 // SelectStats counts what a select did.
 type SelectStats struct {
-	Ranges   int   // byte ranges read (of the plan's, after a token's cut)
-	KeysRead int64 // keys read through the KV seam
-	Rows     int64 // rows yielded
+	Ranges   int    // byte ranges read (of the plan's, after a token's cut)
+	KeysRead int64  // keys read through the KV seam
+	Rows     int64  // rows yielded
+	Index    string // the index read instead of the plan, if any (select_index.go)
 }
 
 // Row is one result of a Select.
@@ -69,7 +70,10 @@ func (r Row) Continuation() string {
 // key that spec matches: the first clause whose head matches the key and
 // whose guards are true gives the row, as ets:select on an ordered_set
 // does. It reads only the byte ranges of spec.Plan, each key at most once,
-// and checks ctx between keys.
+// and checks ctx between keys; or, when an index answers the spec's one
+// clause and the plan would read every key the index covers, that
+// index's entries of the clause's value (see select_index.go;
+// SelectStats.Index names it).
 //
 // Paging: with Limit, take the last row's Continuation and pass it as
 // After to get the next page (which may be empty). A resumed select reads
@@ -97,6 +101,10 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 		sel := selection{s: s, ctx: ctx, spec: spec, opts: opts, m: spec.NewMatcher(), stats: opts.Stats}
 		if sel.stats == nil {
 			sel.stats = new(SelectStats)
+		}
+		if ix, v, ok := s.selectIndex(ctx, spec); ok {
+			sel.selectByIndex(ix, v, after, yield)
+			return
 		}
 		plan := spec.Plan()
 		for i := range plan {

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/matchspec"
+	"github.com/erlsext/sext/term"
+)
+
+// The select planner's use of indexes. A one-clause specification whose
+// head is an instance of a ready index's pattern, with what the index's
+// variables bind given as constants, is answered from that index's
+// entries of that one value, when the plan would read at least every key
+// the index covers (the head's prefix does not bound the scan):
+//
+//	index order_id {order,'_','_','$1'}
+//	select [{{order,'_','_',500000},[],['$_']}]   reads one entry, not every order
+//
+// Entries of one value sort by key, so the rows come in key order, as a
+// select's must, and a token (a data key) resumes inside the entries.
+// The clause's guards and body run on each key as they would on a scan.
+
+// selectIndex returns the index and value that can answer spec, if any.
+func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (*index, term.Term, bool) {
+	src := spec.Term()
+	if spec.Len() != 1 || src.Kind() != term.KindList || src.Len() != 1 {
+		return nil, term.Term{}, false
+	}
+	cl := src.Elems()[0]
+	if cl.Kind() != term.KindTuple || cl.Len() != 3 {
+		return nil, term.Term{}, false
+	}
+	head := cl.Elems()[0]
+	c, err := s.current(ctx)
+	if err != nil {
+		return nil, term.Term{}, false // the plan answers without indexes
+	}
+	plan := spec.Plan()
+	for _, ix := range c.list {
+		if ix.State != IndexReady {
+			continue
+		}
+		v, ok := ix.value(head)
+		if !ok || !ground(v) || !covers(plan, ix.lower, ix.upper) {
+			continue
+		}
+		return ix, v, true
+	}
+	return nil, term.Term{}, false
+}
+
+// covers reports whether some range of plan holds all of [lo, hi): the
+// plan would read every key the index covers.
+func covers(plan []matchspec.Range, lo, hi []byte) bool {
+	for _, r := range plan {
+		if len(r.Lower) > 0 && (lo == nil || bytes.Compare(r.Lower, lo) > 0) {
+			continue
+		}
+		if r.Upper == nil || hi != nil && bytes.Compare(r.Upper, hi) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ground reports whether t holds no wildcard.
+func ground(t term.Term) bool {
+	switch t.Kind() {
+	case term.KindAtom:
+		return !sext.IsWildcard(t)
+	case term.KindTuple, term.KindList:
+		for _, e := range t.Elems() {
+			if !ground(e) {
+				return false
+			}
+		}
+		return t.Kind() != term.KindList || ground(t.Tail())
+	case term.KindMap:
+		for _, e := range t.Entries() {
+			if !ground(e.Key) || !ground(e.Value) {
+				return false
+			}
+		}
+	case term.KindDesc:
+		return ground(t.Inner())
+	}
+	return true
+}
+
+// selectByIndex runs a select over the entries of ix under v.
+func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield func(Row, error) bool) {
+	s := sel.s
+	head, err := s.codec.Append(bytes.Clone(ix.head), v)
+	if err != nil {
+		yield(Row{}, err)
+		return
+	}
+	lo, hi := head, prefixEnd(head)
+	if after != nil {
+		at := append(bytes.Clone(head), after...)
+		var ok bool
+		if lo, hi, ok = clipAfter(lo, hi, at, sel.opts.Reverse); !ok {
+			return
+		}
+	}
+	sel.stats.Index = ix.Name
+	it, err := s.kv.NewIter(sel.ctx, lo, hi, sel.opts.Reverse)
+	if err != nil {
+		yield(Row{}, err)
+		return
+	}
+	sel.stats.Ranges++
+	open := true
+	defer func() {
+		if open {
+			it.Close()
+		}
+	}()
+	clauses := []int{0}
+	for it.Next() {
+		if err = sel.ctx.Err(); err != nil {
+			break
+		}
+		sel.stats.KeysRead++
+		kb := bytes.Clone(it.Key()[len(head):]) // an entry is head, then the data key
+		t, derr := s.codec.Decode(kb)
+		if derr != nil {
+			continue // not an entry: CheckIndexes reports it
+		}
+		res, ok := sel.m.MatchClauses(t, clauses)
+		if !ok {
+			continue
+		}
+		row := Row{Key: t, Result: res, raw: kb, spec: sel.spec.ID(), rev: sel.opts.Reverse}
+		if !sel.opts.KeysOnly {
+			val, gerr := s.kv.Get(sel.ctx, kb)
+			if gerr != nil {
+				if errors.Is(gerr, ErrNotFound) {
+					continue // deleted since the entry was read
+				}
+				err = gerr
+				break
+			}
+			row.Value = val
+		}
+		sel.stats.Rows++
+		if !yield(row, nil) {
+			break
+		}
+		if sel.opts.Limit > 0 && sel.stats.Rows >= int64(sel.opts.Limit) {
+			break
+		}
+	}
+	if err == nil {
+		err = it.Err()
+	}
+	open = false
+	if cerr := it.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		yield(Row{}, err)
+	}
+}

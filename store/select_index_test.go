@@ -1,0 +1,103 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/erlsext/sext/matchspec"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/term"
+)
+
+// TestSelectUsesIndex: a select whose one clause fixes what an index
+// holds, and whose key prefix does not bound it, reads that index's
+// entries; its rows, in both directions and by pages of tokens, are
+// those the plan gives on a store without the index.
+func TestSelectUsesIndex(t *testing.T) {
+	ctx := context.Background()
+	open := func(indexed bool) *store.Store {
+		s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		b := s.NewBatch()
+		for i := range 2000 {
+			b.Put(term.Tuple(term.Atom("order"), term.Int(int64(i%50)), term.Desc(term.Int(int64(1000+i%13))), term.Int(int64(i%400))), []byte(fmt.Sprint(i)))
+		}
+		if err := s.Apply(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		if indexed {
+			if err := s.CreateIndex(ctx, "order_id", term.Tuple(term.Atom("order"), term.Atom("_"), term.Atom("_"), term.Atom("$1")), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	plain, indexed := open(false), open(true)
+	rows := func(s *store.Store, spec *matchspec.Spec, opts store.SelectOptions) ([]string, store.SelectStats) {
+		t.Helper()
+		var st store.SelectStats
+		opts.Stats = &st
+		var out []string
+		for r, err := range s.Select(ctx, spec, opts) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%v=%s:%v", r.Key, r.Value, r.Result.Term))
+		}
+		return out, st
+	}
+	for _, tc := range []struct {
+		spec  string
+		index string // the index the select must use, or none
+	}{
+		{"[{{order,'_','_',7},[],['$_']}]", "order_id"},
+		{"[{{order,'$1','_',7},[{'=/=','$1',20}],[{{'$1'}}]}]", "order_id"},
+		{"[{{order,'$1','_',7},[{'>','$1',20}],[{{'$1'}}]}]", ""}, // the guard bounds the plan: it is kept
+		{"[{{order,'_',#Desc<1003>,7},[],['$_']}]", "order_id"},
+		{"[{{order,'_','_',999},[],['$_']}]", "order_id"}, // no such order
+		{"[{{order,7,'_',7},[],['$_']}]", ""},             // the prefix bounds it
+		{"[{{order,'_','_','$1'},[{'==','$1',7}],['$_']}]", ""},
+		{"[{{order,'_','_',7},[],['$_']},{{order,1,'_','_'},[],['$_']}]", ""}, // two clauses
+	} {
+		spec := matchspec.MustParse(tc.spec)
+		for _, reverse := range []bool{false, true} {
+			want, wst := rows(plain, spec, store.SelectOptions{Reverse: reverse})
+			got, st := rows(indexed, spec, store.SelectOptions{Reverse: reverse})
+			if st.Index != tc.index {
+				t.Errorf("%s: used index %q, want %q", tc.spec, st.Index, tc.index)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s reverse=%v: %d rows\n%v\nwant %d\n%v", tc.spec, reverse, len(got), got, len(want), want)
+			}
+			if tc.index != "" && st.KeysRead >= wst.KeysRead/10 {
+				t.Errorf("%s: read %d keys through the index, %d without", tc.spec, st.KeysRead, wst.KeysRead)
+			}
+			// Pages of 2 by tokens give the same rows.
+			var paged []string
+			after := ""
+			for range 100 {
+				var last store.Row
+				n := 0
+				for r, err := range indexed.Select(ctx, spec, store.SelectOptions{Reverse: reverse, Limit: 2, After: after}) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					paged = append(paged, fmt.Sprintf("%v=%s:%v", r.Key, r.Value, r.Result.Term))
+					last, n = r, n+1
+				}
+				if n < 2 {
+					break
+				}
+				after = last.Continuation()
+			}
+			if !slices.Equal(paged, want) {
+				t.Errorf("%s reverse=%v paged: %v, want %v", tc.spec, reverse, paged, want)
+			}
+		}
+	}
+}
