@@ -65,12 +65,33 @@ func testIndexTwoStores(t *testing.T, c *etcdcluster.Cluster) {
 	if err := b.Put(ctx, loadKey(-1), []byte("b")); err != nil { // b has read the (empty) definitions
 		t.Fatal(err)
 	}
+	rev, err := a.KV().(*etcdkv.KV).Revision(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := a.CreateIndex(ctx, "by_id", byLoadID, nil); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 20 {
 		if err := b.Put(ctx, loadKey(i), []byte("b")); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// A watch of every key sees the data, never the index entries.
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	seen := 0
+	for ev, err := range a.KV().(*etcdkv.KV).Watch(wctx, term.Atom("_"), etcdkv.WatchOptions{FromRevision: rev + 1, OnBadKey: func(k []byte, err error) {
+		t.Errorf("watch of '_' reported key %x: %v", k, err)
+	}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !term.Equal(ev.Key.Elems()[0], term.Atom("load")) {
+			t.Errorf("watch of '_' yielded %v", ev.Key)
+		}
+		if seen++; seen == 20 {
+			break
 		}
 	}
 	if n := checkIndex(t, a, "by_id", term.Tuple(term.Atom("load"), term.Atom("_"))); n != 21 {

@@ -10,6 +10,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store/seam"
 	"github.com/erlsext/sext/term"
 )
 
@@ -76,7 +77,7 @@ func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) i
 			return
 		}
 		if len(lower) == 0 {
-			lower = nil
+			lower = seam.ReservedEnd // below it lie the store's index entries
 		}
 		if kv.emptyRange(lower, upper) {
 			<-ctx.Done()
