@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
@@ -201,4 +202,33 @@ func TestDemoIndex(t *testing.T) {
 		t.Errorf("the demo does not print %s for both query 5 and 6:\n%s", row, r.stdout)
 	}
 	execDB(t, "", "db", "--dir", dir, "index", "check").expect(t, 0, nil)
+}
+
+// TestDBIndexEtcd: the index commands on an etcd cluster, and a load
+// whose default batch leaves room in each transaction for two indexes'
+// entries (etcd allows 128 writes a transaction).
+func TestDBIndexEtcd(t *testing.T) {
+	c := etcdcluster.Start(t, etcdcluster.Options{})
+	eps := strings.Join(c.Endpoints(), ",")
+	db := func(stdin string, args ...string) dbResult {
+		t.Helper()
+		return execDB(t, stdin, append([]string{"db", "--etcd", eps}, args...)...)
+	}
+	db("", "index", "create", "by_id", "{k, '_', '$1'}").expect(t, 0, nil, "indexed by_id: read 0 keys")
+	db("", "index", "create", "by_cust", "{k, '$1', '_'}").expect(t, 0, nil)
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "{k, %d, %d}\tv%d\n", i%7, i, i)
+	}
+	db(b.String(), "load", "-").expect(t, 0, text(""), "stored 1,000 keys")
+	db("", "index", "check").expect(t, 0, nil)
+	db("", "index", "scan", "by_id", "'_'", "--count").expect(t, 0, text("1000\n"))
+	db("", "index", "scan", "by_cust", "3", "--count").expect(t, 0, text("143\n"))
+	db("", "index", "scan", "by_id", "500").expect(t, 0, text("{k,3,500}\tv500\n"))
+	if r := db("", "stats"); r.code != 0 || !strings.Contains(r.stdout, "keys       1,000 (counted by the cluster)") {
+		t.Errorf("stats counts the index entries too, or fails:\n%s%s", r.stdout, r.stderr)
+	}
+	db("", "index", "drop", "by_cust").expect(t, 0, text(""))
+	db("", "index", "list").expect(t, 0, text("by_id\t{k,'_','$1'}\tready\n"))
+	db("", "index", "check").expect(t, 0, nil)
 }
