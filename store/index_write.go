@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/erlsext/sext/store/seam"
-	"github.com/erlsext/sext/term"
 )
 
 // writeLog records a batch's writes so that Apply can add their index
@@ -18,14 +17,15 @@ type writeLog struct {
 }
 
 type loggedWrite struct {
-	key    term.Term
 	k0, k1 int // key bytes: arena[k0:k1]
 	v0, v1 int // value bytes when kept for a replay, else v0 = -1
 	set    bool
 }
 
-func (l *writeLog) add(key term.Term, kb, value []byte, set, keepValue bool) {
-	w := loggedWrite{key: key, k0: len(l.arena), set: set, v0: -1}
+// add logs a write. It keeps the key's bytes, not its term, which the
+// caller may reuse (term.Tuple keeps its elements without copying).
+func (l *writeLog) add(kb, value []byte, set, keepValue bool) {
+	w := loggedWrite{k0: len(l.arena), set: set, v0: -1}
 	l.arena = append(l.arena, kb...)
 	w.k1 = len(l.arena)
 	if set && keepValue {
@@ -55,11 +55,15 @@ func (s *Store) addEntries(wb WriteBatch, l *writeLog, c *catalog) error {
 	var buf []byte
 	for i := range l.ws {
 		w := &l.ws[i]
+		key, err := s.codec.Decode(l.keyBytes(w))
+		if err != nil {
+			return fmt.Errorf("store: internal error: a key of the batch does not decode: %w", err)
+		}
 		for _, ix := range c.list {
 			if ix.State == IndexDropping {
 				continue
 			}
-			v, ok := ix.value(w.key)
+			v, ok := ix.value(key)
 			if !ok {
 				continue
 			}

@@ -224,7 +224,7 @@ func (b *Batch) write(key term.Term, value []byte, set bool) error {
 		}
 	}
 	if err == nil {
-		b.log.add(key, b.buf, value, set, b.s.ix.shared)
+		b.log.add(b.buf, value, set, b.s.ix.shared)
 	}
 	if err != nil {
 		b.err = fmt.Errorf("store: batch spoiled: %w", err)
