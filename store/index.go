@@ -134,11 +134,13 @@ type indexes struct {
 }
 
 var (
-	atomIndex     = term.Atom("index")
-	catalogAtom   = term.Atom("index_catalog")
-	wildcard      = term.Atom("_")
-	stateAtoms    = [...]term.Term{term.Atom("building"), term.Atom("ready"), term.Atom("dropping")}
-	errBadCatalog = errors.New("store: the index catalog does not decode")
+	atomIndex   = term.Atom("index")
+	catalogAtom = term.Atom("index_catalog")
+	wildcard    = term.Atom("_")
+	stateAtoms  = [...]term.Term{term.Atom("building"), term.Atom("ready"), term.Atom("dropping")}
+	// errBadCatalog: the definitions do not decode. Writes then fail (the
+	// store cannot know which entries they owe); it wraps ErrCorrupt.
+	errBadCatalog = fmt.Errorf("%w: the index catalog (the key 00 ++ sext(index_catalog)) does not decode", ErrCorrupt)
 )
 
 // reserved returns the reserved key for t: 0x00 and t's encoding.

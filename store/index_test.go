@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
+	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
@@ -37,4 +39,36 @@ func TestIndexKeyReused(t *testing.T) {
 	if err != nil || !r.Clean() || r.Entries != 10 {
 		t.Fatalf("CheckIndexes = %+v, %v; want 10 entries, clean", r, err)
 	}
+}
+
+// TestIndexBadCatalog: a catalog another program overwrote makes writes
+// fail with an error wrapping ErrCorrupt, rather than skip the indexes.
+func TestIndexBadCatalog(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	wb := s.KV().NewBatch()
+	wb.Set(append([]byte{0}, must(t, term.Atom("index_catalog"))...), []byte("garbage"))
+	if err := wb.Commit(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	wb.Close()
+	if err := s.Put(ctx, term.Tuple(term.Atom("o"), term.Int(1)), nil); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("Put with a garbage catalog: %v, want ErrCorrupt", err)
+	}
+	if _, err := s.Indexes(ctx); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("Indexes with a garbage catalog: %v, want ErrCorrupt", err)
+	}
+}
+
+func must(t *testing.T, x term.Term) []byte {
+	t.Helper()
+	b, err := sext.Encode(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
