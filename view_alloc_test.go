@@ -50,4 +50,3 @@ func TestViewAllocatesNothing(t *testing.T) {
 		}
 	}
 }
-
