@@ -147,7 +147,7 @@ func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
 func (s *skipper) listRest(p, open, elems int) (int, skipInfo, error) {
 	b := s.d.buf
 	info := allInfo
-	if elems == 0 && p < len(b) && b[p] == markEnd {
+	if p < len(b) && b[p] == markEnd {
 		return p + 1, info, nil
 	}
 	for {
