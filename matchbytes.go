@@ -195,8 +195,16 @@ const (
 // walker matches one key.
 type walker struct {
 	s     skipper
-	binds [][]byte
-	fixed [8][]byte // binds' first backing, so most patterns allocate nothing
+	fixed [8][]byte // the bindings' byte ranges, for most patterns
+	more  [][]byte  // or for patterns with more than eight '$N'
+}
+
+// bound returns the byte range of binding slot i.
+func (w *walker) bound(i int) *[]byte {
+	if w.more != nil {
+		return &w.more[i]
+	}
+	return &w.fixed[i]
 }
 
 // Matches reports whether key matches the pattern, as Decode and Match
@@ -237,7 +245,7 @@ func (m *Matcher) Match(key []byte) (Bindings, bool, error) {
 	if len(m.names) > 0 {
 		bs = make(Bindings, len(m.names))
 		for i, name := range m.names {
-			t, err := m.opts.Decode(w.binds[i])
+			t, err := m.opts.Decode(*w.bound(i))
 			if err != nil {
 				return nil, false, err // cannot happen: the walk checked the bytes
 			}
@@ -275,10 +283,8 @@ func (m *Matcher) slow(key []byte) (term.Term, Bindings, bool, error) {
 
 func (m *Matcher) walk(w *walker, key []byte) (verdict, error) {
 	w.s = newSkipper(key, m.opts)
-	if len(m.names) <= len(w.fixed) {
-		w.binds = w.fixed[:len(m.names)]
-	} else {
-		w.binds = make([][]byte, len(m.names))
+	if len(m.names) > len(w.fixed) {
+		w.more = make([][]byte, len(m.names))
 	}
 	end, v, err := w.node(&m.root, 0, 0)
 	if err != nil || v != yes {
@@ -325,10 +331,10 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 			return 0, no, err
 		}
 		if !n.repeat {
-			w.binds[n.slot] = b[pos:end:end]
+			*w.bound(n.slot) = b[pos:end:end]
 			return end, yes, nil
 		}
-		prev := w.binds[n.slot]
+		prev := *w.bound(n.slot)
 		if bytes.Equal(prev, b[pos:end]) {
 			return end, yes, nil
 		}

@@ -269,3 +269,68 @@ func TestPropCompiledMatchBadKeys(t *testing.T) {
 		checkMatcher(t, Options{MaxDepth: 3}, p, mutateBytes(t, key))
 	})
 }
+
+// Hand-built keys that real Erlang systems write and this encoder does
+// not: the Matcher must answer as Decode and Match do.
+func TestCompiledMatchNonCanonicalKeys(t *testing.T) {
+	legacy, err := Options{Legacy: true}.Encode(mustParse(t, "{n, 123456789012345678901234567890}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pattern, hex string
+		want         bool
+		binds        string // the bindings as a list, when it matches
+	}{
+		// #{b => 1, a => 2}, entries in the wrong order.
+		{"#{a => '$1', b => '$2'}", "1101000000020cb100080a000000020cb080080a00000004", true, "[2,1]"},
+		{"#{a => 2, b => '_'}", "1101000000020cb100080a000000020cb080080a00000004", true, "[]"},
+		{"#{a => 1, b => '_'}", "1101000000020cb100080a000000020cb080080a00000004", false, ""},
+		// #{a => 1, a => 2}: a repeated key, the last one wins: #{a => 2}.
+		{"#{a => '$1'}", "1101000000020cb080080a000000020cb080080a00000004", true, "[2]"},
+		{"#{'$1' => '_', '$2' => '_'}", "1101000000020cb080080a000000020cb080080a00000004", false, ""},
+		// A legacy bignum, against the same number as a literal and bound.
+		{"{n, 123456789012345678901234567890}", toHex(legacy), true, "[]"},
+		{"{n, '$1'}", toHex(legacy), true, "[123456789012345678901234567890]"},
+		{"{'$1', '$1'}", toHex(legacy), false, ""},
+		// [1 | [2]]: a list tail that is a list, which is [1, 2].
+		{"[1, 2]", "110a0000000201110a0000000402", true, "[]"},
+		{"[1, '$1']", "110a0000000201110a0000000402", true, "[2]"},
+		{"[1 | '$1']", "110a0000000201110a0000000402", true, "[[2]]"},
+		// 0 written as -0, and 1 in bignum form.
+		{"{0, '_'}", "100000000209ffffffff0a00000002", true, "[]"},
+		{"{'$1', '$1'}", "10000000020bffc0602008000a00000002", true, "[1]"},
+		{"{1, 2}", "10000000020bffc0602008000a00000002", false, ""},
+	} {
+		p := mustParse(t, c.pattern)
+		key := mustHex(t, c.hex)
+		x, err := Decode(key)
+		if err != nil {
+			t.Fatalf("%s: %v", c.hex, err)
+		}
+		if _, ok := Match(p, x); ok != c.want {
+			t.Fatalf("bad case: Match(%s, %s) = %v", p, x, ok)
+		}
+		m, err := CompileMatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, ok, err := m.Match(key)
+		if err != nil || ok != c.want {
+			t.Errorf("%s against %s (%s): %v, %v; want %v", p, x, c.hex, ok, err, c.want)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var got []term.Term
+		for _, b := range bs {
+			got = append(got, b.Value)
+		}
+		if s := term.List(got...).String(); s != c.binds {
+			t.Errorf("%s against %s: bindings %s, want %s", p, x, s, c.binds)
+		}
+	}
+}
+
+func toHex(b []byte) string { return ToHex(b) }

@@ -208,9 +208,56 @@ func (s *skipper) skipMap(pos, open int) (int, skipInfo, error) {
 	return p, info, nil
 }
 
+// quickLeaf skips a small integer, or an atom (Latin-1) or binary of
+// fewer than eight bytes, the leaves keys are mostly made of, when it is
+// well formed; ok is false for anything else, errors included.
+func quickLeaf(b []byte, p int, utf8Atoms bool) (end int, info skipInfo, ok bool) {
+	if p >= len(b) {
+		return 0, 0, false
+	}
+	switch b[p] {
+	case tagPos4:
+		if p+5 <= len(b) && b[p+4]&1 == 0 {
+			return p + 5, allInfo, true
+		}
+	case tagNeg4:
+		if p+5 <= len(b) && b[p+4]&1 == 1 && binary.BigEndian.Uint32(b[p+1:])>>1 != max31 {
+			return p + 5, allInfo, true
+		}
+	case tagAtom, tagBinary:
+		if b[p] == tagAtom && utf8Atoms {
+			return 0, 0, false
+		}
+		f, err := findFrame(b, p+1)
+		if err != nil || f.bits&7 != 0 && b[p] == tagAtom || checkLastUnit(b, p+1, f, 0) != nil {
+			return 0, 0, false
+		}
+		return f.end, plainKey | canonFrame(b, f), true
+	}
+	return 0, 0, false
+}
+
 // desc unframes a descending term's inner bytes onto s.inner and skips
 // them. An error inside is reported at the tag, as the decoders do.
 func (s *skipper) desc(pos, open int) (int, skipInfo, error) {
+	if open < s.d.maxDepth {
+		// A short inner leaf, such as #Desc<Timestamp>, is checked on the
+		// stack, without s.inner.
+		b := s.d.buf
+		if f, err := scanFrame(b, pos+1, 0xFF); err == nil && f.bits&7 == 0 && f.units <= 16 {
+			var tmp [16]byte
+			inner := tmp[:f.units]
+			if unframe(inner, b, pos+1, f, 0xFF) == nil {
+				inner = inner[:f.bits/8]
+				if end, info, ok := quickLeaf(inner, 0, s.d.utf8); ok && end == len(inner) {
+					if b[f.end-1] != 0xFF {
+						info &^= canon
+					}
+					return f.end, info, nil
+				}
+			}
+		}
+	}
 	inner, end, err := s.descInner(pos, open)
 	if err != nil {
 		return 0, 0, err

@@ -50,3 +50,16 @@ func TestViewAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestMatcherAllocatesNothing(t *testing.T) {
+	m, err := CompileMatch(mustParse(t, "{order, '_', '$1', 500000}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"{order, 7, #Desc<1735689600>, 500000}", "{order, 7, #Desc<1735689600>, 12}", "{user, 1}"} {
+		key, _ := Encode(mustParse(t, k))
+		if n := testing.AllocsPerRun(100, func() { m.Matches(key) }); n != 0 {
+			t.Errorf("Matches(%s): %v allocations", k, n)
+		}
+	}
+}
