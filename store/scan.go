@@ -31,7 +31,9 @@ type ScanOptions struct {
 	// the scanned range that is not a sext encoding (written by something
 	// else), and the decoding error; the scan then goes on past it. Such
 	// a key is never yielded and never ends a scan: one foreign key must
-	// not make the rest of the data unreadable.
+	// not make the rest of the data unreadable. Scan matches keys on their
+	// bytes (sext.Matcher), so a foreign key that the pattern rules out
+	// before its bad bytes is skipped as not matching, unreported.
 	OnBadKey func(key []byte, err error)
 }
 
@@ -50,7 +52,11 @@ func (s *Store) Scan(pattern term.Term, opts ScanOptions) iter.Seq2[Entry, error
 	if err != nil {
 		return failed(err)
 	}
-	return s.scan(lower, upper, &pattern, opts)
+	m, err := sext.CompileMatch(pattern)
+	if err != nil {
+		return failed(err)
+	}
+	return s.scan(lower, upper, m, opts)
 }
 
 // ScanRange yields, in term order, every entry whose key lies from the
@@ -86,9 +92,9 @@ func failed(err error) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) { yield(Entry{}, err) }
 }
 
-// scan reads [lower, upper) through the KV seam, decodes each key and,
-// with a pattern, keeps the keys that match it.
-func (s *Store) scan(lower, upper []byte, pattern *term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+// scan reads [lower, upper) through the KV seam and, with a pattern,
+// keeps the keys that match it, decoding only those.
+func (s *Store) scan(lower, upper []byte, m *sext.Matcher, opts ScanOptions) iter.Seq2[Entry, error] {
 	if len(lower) == 0 {
 		lower = nil // the empty prefix bounds nothing
 	}
@@ -113,20 +119,22 @@ func (s *Store) scan(lower, upper []byte, pattern *term.Term, opts ScanOptions) 
 		n := 0
 		for it.Next() {
 			k := it.Key()
-			t, err := sext.Decode(k) // decoded terms share no bytes with k
+			var e Entry
+			var err error
+			ok := true
+			if m != nil {
+				e.Key, e.Bindings, ok, err = m.MatchKey(k) // decoded terms share no bytes with k
+			} else {
+				e.Key, err = sext.Decode(k)
+			}
 			if err != nil {
 				if opts.OnBadKey != nil {
 					opts.OnBadKey(bytes.Clone(k), err)
 				}
 				continue
 			}
-			e := Entry{Key: t}
-			if pattern != nil {
-				bs, ok := sext.Match(*pattern, t)
-				if !ok {
-					continue
-				}
-				e.Bindings = bs
+			if !ok {
+				continue
 			}
 			if !opts.KeysOnly {
 				v := it.Value()
