@@ -115,6 +115,14 @@ func appendOdd(t *rapid.T, dst []byte, x term.Term) []byte {
 		return dst
 	case term.KindInt:
 		i, small := x.Int64()
+		if bi := x.BigInt(); odd && bi.Sign() > 0 && bi.BitLen() > 64 {
+			// A magnitude with a leading zero byte it does not need.
+			mag := append([]byte{0}, bi.Bytes()...)
+			dst = append(dst, tagPosBig)
+			start := len(dst)
+			dst = append(appendSize(append(dst, sizeMark), len(mag)), mag...)
+			return append(frameTail(dst, start, 8*(len(dst)-start), false), 0)
+		}
 		switch {
 		case !odd || !small || i < 0 || i > max31:
 		case i == 0:

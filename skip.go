@@ -425,6 +425,7 @@ type bigParts struct {
 	fits  bool   // u holds the magnitude
 	u     uint64 // the magnitude when it fits
 	mag   []byte // the magnitude, or for a negative number its complement (in s.d.scratch)
+	raw   []byte // the framed bytes: size prefix and magnitude
 	words int
 	p     int
 }
@@ -461,13 +462,63 @@ func (s *skipper) bigParts(pos int) (bigParts, error) {
 	if p >= len(b) {
 		return n, errAt(pos, ErrTruncated, "number")
 	}
-	n.mag, n.p = mag, p
+	n.mag, n.raw, n.p = mag, raw, p
 	if n.fits = len(mag) <= 8 && (!n.neg || n.words == 1); n.fits {
 		if n.u, _, _ = bytesToInt(mag); n.neg {
 			n.u = ^n.u
 		}
 	}
 	return n, nil
+}
+
+// bigCanon certifies an integer beyond 64 bits without building it: the
+// encoder writes the size prefix, then the magnitude (for a negative
+// number its complement in the fewest 64-bit words) without leading
+// zeros, but with a 0 before a top byte of 255.
+func (n bigParts) bigCanon(b []byte, pos int) skipInfo {
+	raw := n.raw
+	if len(raw) == 0 || raw[0] != sizeMark {
+		return 0 // legacy
+	}
+	i := 1
+	for i < len(raw) && raw[i] >= 0x80 {
+		i++
+	}
+	body := raw[i+1:]
+	var size [16]byte
+	if len(body) == 0 || !bytes.Equal(appendSize(size[:0], len(body)), raw[1:i+1]) {
+		return 0
+	}
+	if body[0] == 0 && (len(body) < 2 || body[1] != 0xFF) || body[0] == 0xFF {
+		return 0
+	}
+	if n.neg {
+		// The fewest words: the top word of the complement, in 8W bytes,
+		// is not all ones (else the number would fit in W-1 words).
+		mag := n.mag
+		if len(mag) == 8*n.words {
+			top := true
+			for _, c := range mag[:8] {
+				top = top && c == 0xFF
+			}
+			if top {
+				return 0
+			}
+		}
+	}
+	// framing with an empty last unit, which the decoder also reads
+	f, err := scanFrame(b, pos+1+4*boolInt(n.neg), 0)
+	if err != nil {
+		return 0
+	}
+	return canonFrame(b, f)
+}
+
+func boolInt(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // isFloat tells the float flag from the integer flag, or fails.
@@ -508,8 +559,11 @@ func (s *skipper) bignum(pos int) (int, skipInfo, error) {
 		return 0, 0, err
 	}
 	if !float {
-		if !s.certify || !n.fits {
+		if !s.certify {
 			return n.p + 1, plainKey, nil
+		}
+		if !n.fits {
+			return n.p + 1, plainKey | n.bigCanon(s.d.buf, pos), nil
 		}
 		var tmp [32]byte
 		enc := (&encoder{}).appendIntPart(tmp[:0], magnitude{u: n.u}, n.neg, false)

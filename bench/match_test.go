@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/term"
+)
+
+// BenchmarkMatch filters every workload's keys by a pattern, compiled
+// (sext.Matcher, on the bytes) against decoded (Decode, then Match, what
+// store.Scan did before). Each term's pattern is the term with every other
+// element of each tuple and list made '_' and the rest '$N'-free literals
+// or recursed into; key=own matches each key against its own pattern
+// (every key matches), key=next against the next term's (nearly none do).
+//
+//	go test -run '^$' -bench 'Match' -count 6 ./bench > m.txt
+//	benchstat -col /mode m.txt
+func BenchmarkMatch(b *testing.B) {
+	forWorkloads(b, func(b *testing.B, c *corpus) {
+		pats := make([]term.Term, len(c.terms))
+		ms := make([]*sext.Matcher, len(c.terms))
+		for i, t := range c.terms {
+			pats[i] = holes(t, 0)
+			var err error
+			if ms[i], err = sext.CompileMatch(pats[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, key := range []string{"own", "next"} {
+			shift := 0
+			if key == "next" {
+				shift = 1
+			}
+			want := 0
+			for i, enc := range c.encs {
+				t, _ := sext.Decode(enc)
+				if _, ok := sext.Match(pats[(i+shift)%len(pats)], t); ok {
+					want++
+				}
+			}
+			check := func(n int) error {
+				if n != want {
+					return fmt.Errorf("%d keys matched, Decode+Match says %d", n, want)
+				}
+				return nil
+			}
+			b.Run("key="+key+"/mode=compiled", func(b *testing.B) {
+				perTerm(b, c, func() error {
+					n := 0
+					for i, enc := range c.encs {
+						ok, err := ms[(i+shift)%len(ms)].Matches(enc)
+						if err != nil {
+							return err
+						}
+						if ok {
+							n++
+						}
+					}
+					return check(n)
+				})
+			})
+			b.Run("key="+key+"/mode=compiled-bindings", func(b *testing.B) {
+				perTerm(b, c, func() error {
+					n := 0
+					for i, enc := range c.encs {
+						bs, ok, err := ms[(i+shift)%len(ms)].Match(enc)
+						if err != nil {
+							return err
+						}
+						if ok {
+							n++
+							sinkBindings = bs
+						}
+					}
+					return check(n)
+				})
+			})
+			b.Run("key="+key+"/mode=decode+match", func(b *testing.B) {
+				perTerm(b, c, func() error {
+					n := 0
+					for i, enc := range c.encs {
+						t, err := sext.Decode(enc)
+						if err != nil {
+							return err
+						}
+						if bs, ok := sext.Match(pats[(i+shift)%len(pats)], t); ok {
+							n++
+							sinkBindings = bs
+						}
+					}
+					return check(n)
+				})
+			})
+		}
+	})
+}
+
+var sinkBindings sext.Bindings
+
+// holes turns t into a pattern that t matches: in tuples and lists, even
+// elements become '_' and odd ones are recursed into (the first of them
+// a '$N' binding); map values likewise; leaves stay literal.
+func holes(t term.Term, depth int) term.Term {
+	hole := func(i int) term.Term {
+		if i == 0 && depth == 0 {
+			return term.Atom("$1")
+		}
+		return term.Atom("_")
+	}
+	switch t.Kind() {
+	case term.KindTuple, term.KindList:
+		elems := t.Elems()
+		c := make([]term.Term, len(elems))
+		for i, e := range elems {
+			if i%2 == 0 {
+				c[i] = hole(i)
+			} else {
+				c[i] = holes(e, depth+1)
+			}
+		}
+		if t.Kind() == term.KindTuple {
+			return term.Tuple(c...)
+		}
+		if t.IsProper() {
+			return term.List(c...)
+		}
+		return term.ImproperList(c, holes(t.Tail(), depth+1))
+	case term.KindMap:
+		es := append([]term.MapEntry(nil), t.Entries()...)
+		for i := range es {
+			es[i].Value = holes(es[i].Value, depth+1)
+		}
+		return term.Map(es...)
+	case term.KindDesc:
+		return term.Desc(holes(t.Inner(), depth+1))
+	}
+	return t
+}
