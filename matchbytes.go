@@ -296,6 +296,44 @@ func (m *Matcher) walk(w *walker, key []byte) (verdict, error) {
 	return yes, nil
 }
 
+// class is what the tag at b[pos] says of the kind of term there, which
+// no alternative form changes: 0 for the one tag that can hide any kind
+// (a list of no elements with a tail, which is its tail), else the tag,
+// with maps apart from lists and the four number tags as one.
+func class(b []byte, pos int) int {
+	if pos >= len(b) {
+		return 0
+	}
+	switch c := b[pos]; c {
+	case tagNegBig, tagNeg4, tagPos4, tagPosBig:
+		return tagPos4
+	case tagList:
+		if pos+1 >= len(b) || b[pos+1] == markBitTail {
+			return 0
+		}
+		if b[pos+1] == markMap {
+			return 1
+		}
+		return tagList
+	default:
+		return int(c)
+	}
+}
+
+// differ reports whether the key term at pos certainly differs from a
+// term of class cls, and, for tuples, arity n (-1 for any), whatever
+// forms the key's bytes take.
+func differ(b []byte, pos, cls, n int) bool {
+	kc := class(b, pos)
+	if kc == 0 || cls == 0 {
+		return false
+	}
+	if kc != cls {
+		return true
+	}
+	return cls == tagTuple && n >= 0 && pos+5 <= len(b) && int(binary.BigEndian.Uint32(b[pos+1:])) != n
+}
+
 // refute is the verdict for a key term at pos that the pattern does not
 // match as bytes: no if the term's bytes are canonical, else unsure. It
 // skips the term to find out, so it reports the term's decoding error.
@@ -320,6 +358,13 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 	case opLit:
 		if len(b)-pos >= len(n.lit) && bytes.Equal(b[pos:pos+len(n.lit)], n.lit) && open+n.nest <= w.s.d.maxDepth {
 			return pos + len(n.lit), yes, nil
+		}
+		arity := -1
+		if n.lit[0] == tagTuple {
+			arity = int(binary.BigEndian.Uint32(n.lit[1:]))
+		}
+		if differ(b, pos, class(n.lit, 0), arity) {
+			return 0, no, nil
 		}
 		return w.refute(pos, open)
 	case opAny:
@@ -353,6 +398,9 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 		return 0, no, nil
 	case opTuple:
 		if pos+5 > len(b) || b[pos] != tagTuple || int(binary.BigEndian.Uint32(b[pos+1:])) != len(n.kids) {
+			if differ(b, pos, tagTuple, len(n.kids)) {
+				return 0, no, nil
+			}
 			return w.refute(pos, open)
 		}
 		_, p, err := w.s.d.header(pos, 1, minTermLen, open)
@@ -370,6 +418,9 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 		return w.list(n, pos, open)
 	case opMap:
 		if pos+6 > len(b) || b[pos] != tagList || b[pos+1] != markMap || int(binary.BigEndian.Uint32(b[pos+2:])) != len(n.kids)/2 {
+			if differ(b, pos, 1, -1) {
+				return 0, no, nil
+			}
 			return w.refute(pos, open)
 		}
 		// Entries pair up by position only if the key's map is
@@ -403,6 +454,9 @@ func m0(s skipper) Options {
 func (w *walker) list(n *mnode, pos, open int) (int, verdict, error) {
 	b := w.s.d.buf
 	if pos+1 >= len(b) || b[pos] != tagList || b[pos+1] == markMap {
+		if differ(b, pos, tagList, -1) {
+			return 0, no, nil
+		}
 		return w.refute(pos, open)
 	}
 	if err := w.s.d.enter(pos, open); err != nil {
@@ -442,6 +496,9 @@ func (w *walker) list(n *mnode, pos, open int) (int, verdict, error) {
 func (w *walker) desc(n *mnode, pos, open int) (int, verdict, error) {
 	b := w.s.d.buf
 	if pos >= len(b) || b[pos] != tagDesc {
+		if differ(b, pos, tagDesc, -1) {
+			return 0, no, nil
+		}
 		return w.refute(pos, open)
 	}
 	inner, end, err := w.s.descInner(pos, open)
