@@ -342,3 +342,45 @@ func TestCompiledMatchNonCanonicalKeys(t *testing.T) {
 }
 
 func toHex(b []byte) string { return ToHex(b) }
+
+func BenchmarkMatcherOrderKey(b *testing.B) {
+	p, _ := term.Parse("{order, '_', '_', 500000}")
+	x, _ := term.Parse("{order, 4711, #Desc<1735689600>, 12345}")
+	key, _ := Encode(x)
+	m, err := CompileMatch(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("mode=compiled", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if ok, err := m.Matches(key); ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("mode=view", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			e, err := NewView(key).Elem(3)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if id, err := e.Int64(); id == 500000 || err != nil {
+				b.Fatal(id, err)
+			}
+		}
+	})
+	b.Run("mode=decode+match", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			t, err := Decode(key)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := Match(p, t); ok {
+				b.Fatal(ok)
+			}
+		}
+	})
+}

@@ -237,25 +237,35 @@ func quickLeaf(b []byte, p int, utf8Atoms bool) (end int, info skipInfo, ok bool
 	return 0, 0, false
 }
 
+// quickDesc skips a descending term around a quickLeaf, such as
+// #Desc<Timestamp>, unframed on the stack; ok is false for anything else.
+// The caller checks the depth limit.
+func quickDesc(b []byte, pos int, utf8Atoms bool) (end int, info skipInfo, ok bool) {
+	f, err := scanFrame(b, pos+1, 0xFF)
+	if err != nil || f.bits&7 != 0 || f.units > 16 {
+		return 0, 0, false
+	}
+	var tmp [16]byte
+	inner := tmp[:f.units]
+	if unframe(inner, b, pos+1, f, 0xFF) != nil {
+		return 0, 0, false
+	}
+	inner = inner[:f.bits/8]
+	if e, i, ok := quickLeaf(inner, 0, utf8Atoms); ok && e == len(inner) {
+		if b[f.end-1] != 0xFF {
+			i &^= canon
+		}
+		return f.end, i, true
+	}
+	return 0, 0, false
+}
+
 // desc unframes a descending term's inner bytes onto s.inner and skips
 // them. An error inside is reported at the tag, as the decoders do.
 func (s *skipper) desc(pos, open int) (int, skipInfo, error) {
 	if open < s.d.maxDepth {
-		// A short inner leaf, such as #Desc<Timestamp>, is checked on the
-		// stack, without s.inner.
-		b := s.d.buf
-		if f, err := scanFrame(b, pos+1, 0xFF); err == nil && f.bits&7 == 0 && f.units <= 16 {
-			var tmp [16]byte
-			inner := tmp[:f.units]
-			if unframe(inner, b, pos+1, f, 0xFF) == nil {
-				inner = inner[:f.bits/8]
-				if end, info, ok := quickLeaf(inner, 0, s.d.utf8); ok && end == len(inner) {
-					if b[f.end-1] != 0xFF {
-						info &^= canon
-					}
-					return f.end, info, nil
-				}
-			}
+		if end, info, ok := quickDesc(s.d.buf, pos, s.d.utf8); ok {
+			return end, info, nil
 		}
 	}
 	inner, end, err := s.descInner(pos, open)

@@ -261,27 +261,14 @@ func (v View) quickElem(i int) (int, bool) {
 	}
 	p := pos + 5
 	for range i {
-		if p >= len(b) {
+		end, _, ok := quickLeaf(b, p, v.utf8)
+		if !ok && p < len(b) && b[p] == tagDesc && v.depth+1 < (Options{MaxDepth: v.limit}).maxDepth() {
+			end, _, ok = quickDesc(b, p, v.utf8)
+		}
+		if !ok {
 			return 0, false
 		}
-		switch b[p] {
-		case tagPos4, tagNeg4:
-			if p+5 > len(b) || b[p+4]&1 == 0 != (b[p] == tagPos4) {
-				return 0, false
-			}
-			p += 5
-		case tagAtom, tagBinary:
-			if b[p] == tagAtom && v.utf8 {
-				return 0, false
-			}
-			f, err := findFrame(b, p+1)
-			if err != nil || f.bits&7 != 0 || checkLastUnit(b, p+1, f, 0) != nil {
-				return 0, false
-			}
-			p = f.end
-		default:
-			return 0, false
-		}
+		p = end
 	}
 	return p, true
 }
