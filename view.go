@@ -40,9 +40,9 @@ var (
 type View struct {
 	b     []byte
 	pos   int
-	depth int // compounds around the term, for the depth limit
+	depth int32 // compounds around the term, for the depth limit
+	limit int32 // the depth limit, or 0 for the default (int32 keeps a View in registers)
 	utf8  bool
-	limit int // Options.MaxDepth, 0 for the default
 }
 
 // NewView returns a View of the term that starts b, with the zero Options.
@@ -50,14 +50,24 @@ func NewView(b []byte) View { return View{b: b} }
 
 // View returns a View of the term that starts b, read under o: UTF8Atoms
 // for atom names and MaxDepth for skipping nested terms.
-func (o Options) View(b []byte) View { return View{b: b, utf8: o.UTF8Atoms, limit: o.MaxDepth} }
+func (o Options) View(b []byte) View {
+	return View{b: b, utf8: o.UTF8Atoms, limit: int32(min(o.maxDepth(), math.MaxInt32))}
+}
+
+// maxDepth is the depth limit.
+func (v View) maxDepth() int {
+	if v.limit > 0 {
+		return int(v.limit)
+	}
+	return DefaultMaxDepth
+}
 
 // Offset returns where the viewed term starts in the bytes given to
 // NewView (or, inside a descending term, in the inner bytes).
 func (v View) Offset() int { return v.pos }
 
 func (v View) skipper() skipper {
-	s := newSkipper(v.b, Options{UTF8Atoms: v.utf8, MaxDepth: v.limit})
+	s := newSkipper(v.b, Options{UTF8Atoms: v.utf8, MaxDepth: v.maxDepth()})
 	return s
 }
 
@@ -138,7 +148,7 @@ func (v View) Kind() (term.Kind, error) {
 // Decode would.
 func (v View) End() (int, error) {
 	s := v.skipper()
-	end, _, err := s.skip(v.pos, v.depth)
+	end, _, err := s.skip(v.pos, int(v.depth))
 	s.release()
 	return end, err
 }
@@ -189,11 +199,11 @@ func (v View) Len() (int, error) {
 
 // header reads a tuple's arity or a map's size, with the decoders' checks.
 func (v View) header() (int, int, error) {
-	d := decoder{buf: v.b, maxDepth: Options{MaxDepth: v.limit}.maxDepth()}
+	d := decoder{buf: v.b, maxDepth: v.maxDepth()}
 	if v.b[v.pos] == tagTuple {
-		return d.header(v.pos, 1, minTermLen, v.depth)
+		return d.header(v.pos, 1, minTermLen, int(v.depth))
 	}
-	return d.header(v.pos, 2, 2*minTermLen, v.depth)
+	return d.header(v.pos, 2, 2*minTermLen, int(v.depth))
 }
 
 // Elem returns a View of element i (from 0) of a tuple or a list. It
@@ -201,9 +211,7 @@ func (v View) header() (int, int, error) {
 func (v View) Elem(i int) (View, error) {
 	b, pos := v.b, v.pos
 	if p, ok := v.quickElem(i); ok {
-		e := v.at(p)
-		e.depth++
-		return e, nil
+		return View{b: v.b, pos: p, depth: v.depth + 1, limit: v.limit, utf8: v.utf8}, nil
 	}
 	if pos < len(b) && b[pos] == tagTuple {
 		n, p, err := v.header()
@@ -220,7 +228,7 @@ func (v View) Elem(i int) (View, error) {
 		}
 		s := v.skipper()
 		for range i {
-			if p, _, err = s.skip(p, e.depth); err != nil {
+			if p, _, err = s.skip(p, int(e.depth)); err != nil {
 				break
 			}
 		}
@@ -252,7 +260,7 @@ func (v View) Elem(i int) (View, error) {
 // to the general path.
 func (v View) quickElem(i int) (int, bool) {
 	b, pos := v.b, v.pos
-	if pos+5 > len(b) || b[pos] != tagTuple || v.depth >= (Options{MaxDepth: v.limit}).maxDepth() {
+	if pos+5 > len(b) || b[pos] != tagTuple || int(v.depth) >= v.maxDepth() {
 		return 0, false
 	}
 	n := uint64(binary.BigEndian.Uint32(b[pos+1:]))
@@ -262,7 +270,7 @@ func (v View) quickElem(i int) (int, bool) {
 	p := pos + 5
 	for range i {
 		end, _, ok := quickLeaf(b, p, v.utf8)
-		if !ok && p < len(b) && b[p] == tagDesc && v.depth+1 < (Options{MaxDepth: v.limit}).maxDepth() {
+		if !ok && p < len(b) && b[p] == tagDesc && int(v.depth)+1 < v.maxDepth() {
 			end, _, ok = quickDesc(b, p, v.utf8)
 		}
 		if !ok {
@@ -276,8 +284,8 @@ func (v View) quickElem(i int) (int, bool) {
 // first returns the first element of the list v, or a View at -1 when
 // there is none.
 func (v View) first() (View, error) {
-	d := decoder{maxDepth: Options{MaxDepth: v.limit}.maxDepth()}
-	if err := d.enter(v.pos, v.depth); err != nil {
+	d := decoder{maxDepth: v.maxDepth()}
+	if err := d.enter(v.pos, int(v.depth)); err != nil {
 		return View{}, err
 	}
 	e := v.at(v.pos + 1)
@@ -578,7 +586,7 @@ func (v View) AppendInner(dst []byte) ([]byte, error) {
 	}
 	s := v.skipper()
 	s.pooled, s.inner = callerBufs, dst
-	if _, _, err := s.descInner(pos, v.depth); err != nil {
+	if _, _, err := s.descInner(pos, int(v.depth)); err != nil {
 		return dst, err
 	}
 	return s.inner, nil

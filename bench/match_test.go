@@ -138,3 +138,50 @@ func holes(t term.Term, depth int) term.Term {
 	}
 	return t
 }
+
+// BenchmarkKeyView reads the id of {user, 42, <<"alice">>} with a
+// sext.View against a full decode; cpu-ns/op is the process's CPU time,
+// which time given to other processes does not inflate.
+func BenchmarkKeyView(b *testing.B) {
+	enc, err := sext.Encode(kvKeyTerm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, f func() (int64, error)) {
+		b.ReportAllocs()
+		c0 := cpuTime()
+		for range b.N {
+			if id, err := f(); err != nil || id != 42 {
+				b.Fatal(id, err)
+			}
+		}
+		if cpu := cpuTime() - c0; cpu > 0 {
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	}
+	b.Run("op=view", func(b *testing.B) {
+		run(b, func() (int64, error) {
+			e, err := sext.NewView(enc).Elem(1)
+			if err != nil {
+				return 0, err
+			}
+			return e.Int64()
+		})
+	})
+	b.Run("op=decode", func(b *testing.B) {
+		run(b, func() (int64, error) {
+			t, err := sext.Decode(enc)
+			if err != nil {
+				return 0, err
+			}
+			id, _ := t.Elems()[1].Int64()
+			return id, nil
+		})
+	})
+	b.Run("op=skip", func(b *testing.B) {
+		run(b, func() (int64, error) {
+			_, err := sext.NewView(enc).End()
+			return 42, err
+		})
+	})
+}
