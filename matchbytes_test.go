@@ -384,3 +384,10 @@ func BenchmarkMatcherOrderKey(b *testing.B) {
 		}
 	})
 }
+
+func TestPropViewAgreesWithDecodeOnOddForms(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		key := appendOdd(t, nil, drawTerm(t, 3))
+		checkView(t, Options{}, key)
+	})
+}
