@@ -241,7 +241,7 @@ func quickLeaf(b []byte, p int, utf8Atoms bool) (end int, info skipInfo, ok bool
 // #Desc<Timestamp>, unframed on the stack; ok is false for anything else.
 // The caller checks the depth limit.
 func quickDesc(b []byte, pos int, utf8Atoms bool) (end int, info skipInfo, ok bool) {
-	f, err := scanFrame(b, pos+1, 0xFF)
+	f, err := findFrameInv(b, pos+1, 0xFF)
 	if err != nil || f.bits&7 != 0 || f.units > 16 {
 		return 0, 0, false
 	}
@@ -349,16 +349,20 @@ func checkLastUnit(b []byte, pos int, f frame, inv byte) error {
 // findFrame is scanFrame for ascending framing, with a fast path for the
 // short strings keys are made of (atoms, small binaries): fewer than
 // eight units, found with one 64-bit load. Errors come from scanFrame.
-func findFrame(b []byte, pos int) (frame, error) {
-	if pos+8 <= len(b) && b[pos] >= 0x80 {
-		h := binary.BigEndian.Uint64(b[pos:])
+func findFrame(b []byte, pos int) (frame, error) { return findFrameInv(b, pos, 0) }
+
+// findFrameInv is findFrame for either direction: inv is 0xFF for
+// descending framing, as for scanFrame.
+func findFrameInv(b []byte, pos int, inv byte) (frame, error) {
+	if pos+8 <= len(b) && b[pos]^inv >= 0x80 {
+		h := binary.BigEndian.Uint64(b[pos:]) ^ uint64(inv)*0x0101010101010101
 		if m := ^h & unitMarks; m != 0 {
 			units := bits.LeadingZeros64(m) / 9 // the first marker missing
 			bit := 9 * units
 			i := pos + bit>>3
-			if b[i]<<(bit&7) == 0 && i+1 < len(b) {
-				switch endb := b[i+1]; {
-				case endb == 8:
+			if (b[i]^inv)<<(bit&7) == 0 && i+1 < len(b) {
+				switch endb := b[i+1] ^ inv; {
+				case endb == 8, endb == 0 && inv != 0:
 					return frame{units: units, bits: 8 * units, end: i + 2}, nil
 				case endb <= 7:
 					return frame{units: units, bits: (units-1)*8 + int(endb), end: i + 2}, nil
@@ -366,7 +370,7 @@ func findFrame(b []byte, pos int) (frame, error) {
 			}
 		}
 	}
-	return scanFrame(b, pos, 0)
+	return scanFrame(b, pos, inv)
 }
 
 // wholeFrame checks a frame that must hold whole bytes, as bytesFrame

@@ -315,13 +315,18 @@ func TestPropFindFrameIsScanFrame(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		data := rapid.SliceOfN(rapid.Byte(), 0, 12).Draw(t, "data")
 		nbits := rapid.IntRange(0, 8*len(data)).Draw(t, "bits")
-		b := appendFrame(nil, data, nbits, false)
+		neg := rapid.Bool().Draw(t, "neg")
+		var inv byte
+		if neg {
+			inv = 0xFF
+		}
+		b := appendFrame(nil, data, nbits, neg)
 		if rapid.Bool().Draw(t, "mutate") {
 			b = mutateBytes(t, b)
 		}
 		b = append(b, rapid.SliceOfN(rapid.Byte(), 0, 9).Draw(t, "after")...)
-		want, werr := scanFrame(b, 0, 0)
-		got, gerr := findFrame(b, 0)
+		want, werr := scanFrame(b, 0, inv)
+		got, gerr := findFrameInv(b, 0, inv)
 		if want != got || fmt.Sprint(werr) != fmt.Sprint(gerr) {
 			t.Fatalf("%x: findFrame %+v, %v; scanFrame %+v, %v", b, got, gerr, want, werr)
 		}
