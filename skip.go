@@ -247,7 +247,15 @@ func quickDesc(b []byte, pos int, utf8Atoms bool) (end int, info skipInfo, ok bo
 	}
 	var tmp [16]byte
 	inner := tmp[:f.units]
-	if unframe(inner, b, pos+1, f, 0xFF) != nil {
+	if p := pos + 1; f.units < 8 && p+8 <= len(b) {
+		// Up to seven units lie in one 64-bit load. In descending
+		// framing whole bytes leave no unused low bits to check.
+		acc := ^binary.BigEndian.Uint64(b[p:])
+		for n := range inner {
+			inner[n] = byte(acc >> 55)
+			acc <<= 9
+		}
+	} else if unframe(inner, b, p, f, 0xFF) != nil {
 		return 0, 0, false
 	}
 	inner = inner[:f.bits/8]

@@ -185,3 +185,51 @@ func BenchmarkKeyView(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkOrderKeyMatch filters one demo order key, {order, 4711,
+// #Desc<1735689600>, 12345}, by {order, '_', '_', 500000}, as Scan does
+// for every key it reads: compiled, with a View, and decoded.
+func BenchmarkOrderKeyMatch(b *testing.B) {
+	p := term.Tuple(term.Atom("order"), term.Atom("_"), term.Atom("_"), term.Int(500000))
+	enc, err := sext.Encode(term.Tuple(term.Atom("order"), term.Int(4711), term.Desc(term.Int(1735689600)), term.Int(12345)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := sext.CompileMatch(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, f func() (bool, error)) {
+		b.ReportAllocs()
+		c0 := cpuTime()
+		for range b.N {
+			if ok, err := f(); ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+		if cpu := cpuTime() - c0; cpu > 0 {
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	}
+	b.Run("op=compiled", func(b *testing.B) { run(b, func() (bool, error) { return m.Matches(enc) }) })
+	b.Run("op=view", func(b *testing.B) {
+		run(b, func() (bool, error) {
+			e, err := sext.NewView(enc).Elem(3)
+			if err != nil {
+				return false, err
+			}
+			id, err := e.Int64()
+			return id == 500000, err
+		})
+	})
+	b.Run("op=decode+match", func(b *testing.B) {
+		run(b, func() (bool, error) {
+			t, err := sext.Decode(enc)
+			if err != nil {
+				return false, err
+			}
+			_, ok := sext.Match(p, t)
+			return ok, nil
+		})
+	})
+}
