@@ -381,6 +381,24 @@ func findFrameInv(b []byte, pos int, inv byte) (frame, error) {
 	return scanFrame(b, pos, inv)
 }
 
+// shortWholeFrame returns the end of the ascending frame at b[pos] if it
+// is well formed, holds one to seven whole bytes and ends with the end
+// byte 8, or 0: the one case of findFrame small enough to inline, for the
+// atoms in keys.
+func shortWholeFrame(b []byte, pos int) int {
+	if pos+8 > len(b) {
+		return 0
+	}
+	m := ^binary.BigEndian.Uint64(b[pos:]) & unitMarks
+	units := bits.LeadingZeros64(m) / 9 // the first marker missing
+	bit := 9 * units
+	i := pos + bit>>3
+	if units == 0 || m == 0 || b[i]<<(bit&7) != 0 || i+1 >= len(b) || b[i+1] != 8 {
+		return 0
+	}
+	return i + 2
+}
+
 // wholeFrame checks a frame that must hold whole bytes, as bytesFrame
 // does, without unframing it.
 func wholeFrame(b []byte, pos int) (frame, error) {

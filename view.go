@@ -209,10 +209,15 @@ func (v View) header() (int, int, error) {
 // Elem returns a View of element i (from 0) of a tuple or a list. It
 // skips, and checks, the elements before it.
 func (v View) Elem(i int) (View, error) {
-	b, pos := v.b, v.pos
 	if p, ok := v.quickElem(i); ok {
 		return View{b: v.b, pos: p, depth: v.depth + 1, limit: v.limit, utf8: v.utf8}, nil
 	}
+	return v.elem(i)
+}
+
+// elem is Elem for what quickElem leaves.
+func (v View) elem(i int) (View, error) {
+	b, pos := v.b, v.pos
 	if pos < len(b) && b[pos] == tagTuple {
 		n, p, err := v.header()
 		if err != nil {
@@ -269,6 +274,16 @@ func (v View) quickElem(i int) (int, bool) {
 	}
 	p := pos + 5
 	for range i {
+		if p+5 <= len(b) && b[p] == tagPos4 && b[p+4]&1 == 0 {
+			p += 5
+			continue
+		}
+		if b[p] == tagAtom && !v.utf8 {
+			if end := shortWholeFrame(b, p+1); end > 0 {
+				p = end
+				continue
+			}
+		}
 		end, _, ok := quickLeaf(b, p, v.utf8)
 		if !ok && p < len(b) && b[p] == tagDesc && int(v.depth)+1 < v.maxDepth() {
 			end, _, ok = quickDesc(b, p, v.utf8)
@@ -385,6 +400,12 @@ func (v View) Int64() (int64, error) {
 			return -int64(max31 - w>>1), nil
 		}
 	}
+	return v.bigInt64()
+}
+
+// bigInt64 is Int64 of the bignum forms, and of what is not an integer.
+func (v View) bigInt64() (int64, error) {
+	b, pos := v.b, v.pos
 	if pos >= len(b) || b[pos] != tagPosBig && b[pos] != tagNegBig {
 		return 0, v.kindErr("an integer")
 	}
