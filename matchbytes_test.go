@@ -391,3 +391,36 @@ func TestPropViewAgreesWithDecodeOnOddForms(t *testing.T) {
 		checkView(t, Options{}, key)
 	})
 }
+
+// One Matcher serves many goroutines at once (run with -race): its
+// scratch memory is per call.
+func TestMatcherConcurrentUse(t *testing.T) {
+	m, err := CompileMatch(mustParse(t, "{order, '$1', #Desc<'_'>, '$2'}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			for i := range 200 {
+				x := term.Tuple(term.Atom("order"), term.Int(int64(g)), term.Desc(term.Binary(make([]byte, i%40))), term.Int(int64(i)))
+				key, _ := Encode(x)
+				bs, ok, err := m.Match(key)
+				if err != nil || !ok {
+					done <- errors.Join(err, errors.New("no match"))
+					return
+				}
+				if v, _ := bs.Get("$2"); !term.Equal(v, term.Int(int64(i))) {
+					done <- errors.New("wrong binding " + v.String())
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
