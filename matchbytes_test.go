@@ -1,6 +1,7 @@
 package sext
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"strconv"
@@ -158,6 +159,17 @@ func appendOdd(t *rapid.T, dst []byte, x term.Term) []byte {
 			dst = frameTail(append(append(dst, data...), 0), start, 8*len(data)+8, false)
 			dst[len(dst)-1] = 0
 			return dst
+		}
+	case term.KindFloat:
+		if f := x.Float(); odd && f >= 1<<64 {
+			// An integral float with a fraction of 52 zero bits where the
+			// encoder writes none.
+			enc, err := Encode(x)
+			if err != nil {
+				break
+			}
+			dst = append(dst, enc[:len(enc)-1]...)
+			return append(dst, frameTail(make([]byte, 7), 0, 52, false)...)
 		}
 	case term.KindPid:
 		if p := x.Pid(); odd && p.Creation <= 3 {
@@ -421,6 +433,42 @@ func TestMatcherConcurrentUse(t *testing.T) {
 	for range 4 {
 		if err := <-done; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+func TestNegBigFractionIsTheEncoders(t *testing.T) {
+	for _, f := range []float64{-1 << 52, -1 << 64, -1e300} {
+		enc, err := Encode(term.Float(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(enc, negBigFraction) {
+			t.Errorf("%v encodes as %x, which does not end with %x", f, enc, negBigFraction)
+		}
+	}
+}
+
+// A float of 2^64 and more written with 52 zero fraction bits, which the
+// decoders read as the same float: literal and repeated '$N' comparisons
+// must not take its bytes for another float's.
+func TestCompiledMatchOddBigFloat(t *testing.T) {
+	for _, f := range []float64{1 << 70, 1.5e300} {
+		x := term.Float(f)
+		enc, _ := Encode(x)
+		odd := append(enc[:len(enc)-1:len(enc)-1], frameTail(make([]byte, 7), 0, 52, false)...)
+		if back, err := Decode(odd); err != nil || !term.Equal(back, x) {
+			t.Fatalf("%x decodes to %v, %v", odd, back, err)
+		}
+		key := append(append([]byte{tagTuple, 0, 0, 0, 2}, odd...), enc...)
+		for _, p := range []string{"{" + x.String() + ", '_'}", "{'$1', '$1'}"} {
+			m, err := CompileMatch(mustParse(t, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := m.Matches(key); !ok || err != nil {
+				t.Errorf("%s against %x: %v, %v; want a match", p, key, ok, err)
+			}
 		}
 	}
 }

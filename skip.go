@@ -561,6 +561,10 @@ func boolInt(v bool) int {
 	return 0
 }
 
+// negBigFraction is the fraction the encoder writes for a negative float
+// of 2^52 and more: 52 zero bits in descending framing.
+var negBigFraction = frameTail(make([]byte, 7), 0, 52, true)
+
 // isFloat tells the float flag from the integer flag, or fails.
 func (n bigParts) isFloat(b []byte) (bool, error) {
 	switch flag := b[n.p]; {
@@ -609,9 +613,25 @@ func (s *skipper) bignum(pos int) (int, skipInfo, error) {
 		enc := (&encoder{}).appendIntPart(tmp[:0], magnitude{u: n.u}, n.neg, false)
 		return n.p + 1, plainKey | s.same(enc, nil, pos, n.p+1), nil
 	}
+	var intCanon skipInfo
+	if s.certify && !n.fits {
+		intCanon = n.bigCanon(s.d.buf, pos) // before the fraction reuses n.raw's memory
+	}
 	f, end, err := s.bigFloat(pos, n)
-	if err != nil || !s.certify || !n.fits {
+	if err != nil || !s.certify {
 		return end, 0, err
+	}
+	if !n.fits {
+		// A float of 2^64 and more is integral: canonical if its integer
+		// part is, and its fraction is the one the encoder writes.
+		frac := []byte{emptyFrame}
+		if n.neg {
+			frac = negBigFraction
+		}
+		if bytes.Equal(s.d.buf[n.p+1:end], frac) {
+			return end, intCanon, nil
+		}
+		return end, 0, nil
 	}
 	var tmp [192]byte
 	enc, err := (&encoder{}).appendFloat(tmp[:0], f)
