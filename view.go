@@ -85,6 +85,14 @@ func (v View) kindErr(want string) error {
 // the flag that tells an integer from a float.
 func (v View) Kind() (term.Kind, error) {
 	b, pos := v.b, v.pos
+	// A list of no elements and a tail is its tail; the encoder never
+	// writes one, the decoders read it, and hostile bytes can nest it.
+	for depth := int(v.depth); pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markBitTail; depth++ {
+		if depth >= v.maxDepth() {
+			return 0, errAt(pos, ErrDepth, "")
+		}
+		pos += 2
+	}
 	if pos >= len(b) {
 		return 0, errAt(pos, ErrTruncated, "")
 	}
@@ -127,15 +135,6 @@ func (v View) Kind() (term.Kind, error) {
 	case tagList:
 		if pos+1 < len(b) && b[pos+1] == markMap {
 			return term.KindMap, nil
-		}
-		if pos+1 < len(b) && b[pos+1] == markBitTail {
-			// No elements and a tail: the tail is the term. The encoder
-			// never writes this, but the decoders read it.
-			inner, err := v.at(pos + 2).Kind()
-			if err != nil {
-				return 0, err
-			}
-			return inner, nil
 		}
 		return term.KindList, nil
 	case tagDesc:

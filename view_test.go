@@ -332,3 +332,17 @@ func TestPropFindFrameIsScanFrame(t *testing.T) {
 		}
 	})
 }
+
+func TestViewKindOfNestedTails(t *testing.T) {
+	b := bytes.Repeat([]byte{tagList, markBitTail}, 1_000_000)
+	b = append(b, tagAtom, emptyFrame)
+	if _, err := NewView(b).Kind(); !errors.Is(err, ErrDepth) {
+		t.Errorf("a million nested tails: %v, want ErrDepth", err)
+	}
+	if k, err := NewView(b[len(b)-8:]).Kind(); k != term.KindAtom || err != nil {
+		t.Errorf("three nested tails around an atom: %v, %v", k, err)
+	}
+	if _, err := Decode(b); !errors.Is(err, ErrDepth) {
+		t.Errorf("Decode: %v", err)
+	}
+}
