@@ -346,3 +346,23 @@ func TestViewKindOfNestedTails(t *testing.T) {
 		t.Errorf("Decode: %v", err)
 	}
 }
+
+func TestKeyReadersRefuseDeepNesting(t *testing.T) {
+	m, err := CompileMatch(mustParse(t, "[['_'|'_']|'_']"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{
+		"lists":  bytes.Repeat([]byte{tagList}, 1_000_000),
+		"tuples": bytes.Repeat([]byte{tagTuple, 0, 0, 0, 1}, 1_000_000),
+		"descs":  bytes.Repeat([]byte{tagDesc}, 1_000_000),
+	} {
+		_, derr := Decode(b)
+		if _, err := NewView(b).End(); fmt.Sprint(err) != fmt.Sprint(derr) {
+			t.Errorf("%s: View.End error %v, Decode's %v", name, err, derr)
+		}
+		if ok, err := m.Matches(b); ok || err != nil && fmt.Sprint(err) != fmt.Sprint(derr) {
+			t.Errorf("%s: Matches %v, %v; Decode's error %v", name, ok, err, derr)
+		}
+	}
+}
