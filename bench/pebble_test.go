@@ -59,7 +59,7 @@ func orderStore(b *testing.B) *store.Store {
 				}
 			}
 			if err == nil {
-				err = s.Apply(batch)
+				err = s.Apply(context.Background(), batch)
 			}
 			batch.Close()
 		}
