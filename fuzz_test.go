@@ -237,8 +237,9 @@ func FuzzFastPaths(f *testing.F) {
 	f.Add([]byte{0xE9, 'x'}, int64(-1))
 	f.Add([]byte("日本"), int64(1<<31-1))
 	f.Fuzz(func(t *testing.T, name []byte, i int64) {
+		var s scratchSpace
 		for _, utf := range []bool{false, true} {
-			got, err := atomFromBytes(name, utf)
+			got, err := s.atomFromBytes(name, utf)
 			var want string
 			if utf {
 				want = string(name)

@@ -102,6 +102,7 @@ func (o Options) DecodeCPS(b []byte) (term.Term, error) {
 // with the bytes that follow it.
 func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
 	d := newDecoder(b, o)
+	d.prepare(0)
 	t, end, err := d.valueCPS(0)
 	d.release()
 	if err != nil {
@@ -117,6 +118,7 @@ func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
 
 func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
 	d := newDecoder(b, o)
+	d.prepare(0)
 	var t term.Term
 	var end int
 	var err error
