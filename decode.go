@@ -23,9 +23,7 @@ type decoder struct {
 	depth    int // open compounds, for the recursive decoder
 	intLimit int // the most bytes a negative bignum's word count may claim
 
-	a arena
-	scratchSpace
-	home *scratchSpace // where scratchSpace came from in the pool
+	*scratchSpace // from the pool, or a Decoder's own
 }
 
 // scratchSpace is what a decoder reuses from one decode to the next: a
@@ -33,13 +31,14 @@ type decoder struct {
 // it ever becomes part of a term, except interned names, which are
 // allocated on their own and never reused.
 type scratchSpace struct {
+	a       arena
 	stack   []term.Term // list elements being collected
 	konts   []kont      // the continuation stack of valueCPS
 	outers  [][]byte    // inputs that descending terms interrupt, for valueCPS
 	scratch []byte      // unframed bytes of atoms, numbers and nodes
 	wide    []byte      // a negative bignum's magnitude
 	tbuf    []byte      // descending terms' inner bytes (transient)
-	counts  []int       // the pre-pass's open compounds
+	enc     []byte      // the encoding a canonical decode compares with
 	names   map[string]string
 	bigTmp  big.Int // a float's large integer part
 }
@@ -52,44 +51,51 @@ const maxPooled = 1 << 16
 
 func newDecoder(b []byte, o Options) decoder {
 	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}
-	d.home = scratchPool.Get().(*scratchSpace)
-	d.scratchSpace = *d.home
+	d.scratchSpace = scratchPool.Get().(*scratchSpace)
+	d.a.direct = true
 	return d
 }
 
-// release returns the scratch space to the pool.
+// useArena makes a plain decode of a compound term build it in the
+// pooled arena, to be copied out by keep; a leaf is built in direct mode,
+// where it takes at most two allocations anyway and no copy.
+func (d *decoder) useArena() {
+	d.a.direct = !layoutOK || len(d.buf) == 0 ||
+		d.buf[0] != tagTuple && d.buf[0] != tagList && d.buf[0] != tagDesc
+}
+
+// keep ends a plain decode: a term built in the arena is copied out of
+// it, and the arena is emptied for the next decode.
+func (d *decoder) keep(t term.Term, err error) (term.Term, error) {
+	if err != nil {
+		d.a.reset()
+		return term.Term{}, err
+	}
+	return d.a.keep(t), nil
+}
+
+// release returns the decoder's scratch space to the pool.
 func (d *decoder) release() {
-	if s, ok := d.finish(); ok {
-		*d.home = s
-		scratchPool.Put(d.home)
+	d.scratchSpace.release()
+	d.scratchSpace = nil
+}
+
+// release returns s to the pool.
+func (s *scratchSpace) release() {
+	if s.finish() {
+		scratchPool.Put(s)
 	}
 }
 
 // finish empties the scratch space, so that it holds on to no terms, and
-// returns it, or false if it grew too large to keep.
-func (d *decoder) finish() (scratchSpace, bool) {
-	s := d.scratchSpace
-	if cap(s.stack) > maxPooled || cap(s.konts) > maxPooled || cap(s.scratch) > maxPooled ||
-		cap(s.tbuf) > maxPooled || cap(s.counts) > maxPooled || cap(s.wide) > maxPooled {
-		return scratchSpace{}, false
-	}
+// reports whether it is small enough to keep.
+func (s *scratchSpace) finish() bool {
 	clear(s.stack)
 	clear(s.outers)
 	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
-	s.tbuf, s.counts = s.tbuf[:0], s.counts[:0]
-	return s, true
-}
-
-// prepare sizes a plain decode's arena for the term at pos: the pre-pass
-// for a compound term; a leaf takes what it needs directly, at most two
-// allocations anyway.
-func (d *decoder) prepare(pos int) {
-	if pos < len(d.buf) {
-		switch d.buf[pos] {
-		case tagTuple, tagList, tagDesc:
-			d.a.fresh(d.measure(pos))
-		}
-	}
+	s.tbuf = s.tbuf[:0]
+	return cap(s.stack) <= maxPooled && cap(s.konts) <= maxPooled && cap(s.scratch) <= maxPooled &&
+		cap(s.tbuf) <= maxPooled && cap(s.wide) <= maxPooled && cap(s.enc) <= maxPooled
 }
 
 // minTermLen is the fewest bytes any encoded term takes, which bounds what
@@ -139,6 +145,37 @@ func (d *decoder) takeList(start int) []term.Term {
 	clear(d.stack[start:])
 	d.stack = d.stack[:start]
 	return elems
+}
+
+// takeImproper moves the elements collected since start, the last of
+// them an improper tail, into the arena as [e1, ..., en | tail]. A tail
+// that is itself a list is joined on in the arena, where term.ListWithTail
+// would copy it to memory of its own.
+func (d *decoder) takeImproper(start int) term.Term {
+	tail := d.stack[len(d.stack)-1]
+	if tail.Kind() != term.KindList {
+		return term.ListWithTail(d.takeList(start)...)
+	}
+	d.stack = d.stack[:len(d.stack)-1]
+	d.stack = append(d.stack, tail.Elems()...)
+	if !tail.IsProper() {
+		d.stack = append(d.stack, tail.Tail())
+		return term.ListWithTail(d.takeList(start)...)
+	}
+	return term.List(d.takeList(start)...)
+}
+
+// transient returns n bytes that stay valid until the decode ends: a
+// descending term's inner bytes, which the decoders read while the input
+// they came from waits. A full buffer is replaced, not grown, so that the
+// inner bytes handed out before stay where they are.
+func (d *decoder) transient(n int) []byte {
+	if len(d.tbuf)+n > cap(d.tbuf) {
+		d.tbuf = make([]byte, 0, max(2*cap(d.tbuf), n, 256))
+	}
+	s := d.tbuf[len(d.tbuf) : len(d.tbuf)+n : len(d.tbuf)+n]
+	d.tbuf = d.tbuf[:len(d.tbuf)+n]
+	return s
 }
 
 // descInner unframes the descending term at pos and returns the inner

@@ -132,7 +132,7 @@ descend:
 				}
 			case kListTail:
 				d.stack = append(d.stack, v)
-				v = term.ListWithTail(d.takeList(k.start)...)
+				v = d.takeImproper(k.start)
 			case kMap:
 				d.stack = append(d.stack, v)
 				if len(d.stack)-k.start < 2*k.n {

@@ -50,7 +50,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 				}
 				d.depth--
 				d.stack = append(d.stack, tail)
-				return term.ListWithTail(d.takeList(start)...), end, nil
+				return d.takeImproper(start), end, nil
 			}
 			x, end, err := d.valueRecursive(p)
 			if err != nil {

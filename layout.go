@@ -107,3 +107,9 @@ func checkLayout() bool {
 		*(*unsafe.Pointer)(unsafe.Add(p, 8)) == unsafe.Pointer(&words[0]) &&
 		*(*int)(unsafe.Add(p, 16)) == 3 && *(*int)(unsafe.Add(p, 24)) == 3
 }
+
+// termPtr returns t's pointer word.
+func termPtr(t term.Term) unsafe.Pointer { return (*termRep)(unsafe.Pointer(&t)).ptr }
+
+// setTermPtr sets t's pointer word.
+func setTermPtr(t *term.Term, p unsafe.Pointer) { (*termRep)(unsafe.Pointer(t)).ptr = p }
