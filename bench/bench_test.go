@@ -103,6 +103,9 @@ func BenchmarkDecode(b *testing.B) {
 		b.Run("dec=cps", func(b *testing.B) {
 			perTerm(b, c, mustPrep(b, c, prepDecode(sext.DecodeCPS)))
 		})
+		b.Run("dec=reuse", func(b *testing.B) {
+			perTerm(b, c, mustPrep(b, c, prepDecodeReuse))
+		})
 	})
 }
 
@@ -125,6 +128,13 @@ func BenchmarkPrefix(b *testing.B) {
 }
 
 var kvKeyTerm = term.Tuple(term.Atom("user"), term.Int(42), term.Binary([]byte("alice")))
+
+// userKey is the Go form of kvKeyTerm.
+type userKey struct {
+	_    sext.Record `sext:"user"`
+	ID   int64
+	Name string
+}
 
 // BenchmarkKVKey encodes and decodes the single key {user, 42, <<"alice">>};
 // allocs/op is the allocations of one key.
@@ -154,6 +164,25 @@ func BenchmarkKVKey(b *testing.B) {
 			}
 		})
 	}
+	b.Run("op=decode-reuse", func(b *testing.B) {
+		dec := sext.NewDecoder(sext.Options{})
+		b.SetBytes(int64(len(enc)))
+		b.ReportAllocs()
+		for range b.N {
+			sinkTerm, _ = dec.Decode(enc)
+		}
+	})
+	b.Run("op=unmarshal", func(b *testing.B) {
+		var k userKey
+		b.SetBytes(int64(len(enc)))
+		b.ReportAllocs()
+		for range b.N {
+			if err := sext.Unmarshal(enc, &k); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkBytes = []byte(k.Name)
+	})
 	b.Run("op=prefix", func(b *testing.B) {
 		pat := term.Tuple(term.Atom("user"), term.Int(42), term.Atom("_"))
 		buf := make([]byte, 0, 64)
