@@ -162,3 +162,24 @@ func TestDecoderAllocatesNothingWhenWarm(t *testing.T) {
 		}
 	}
 }
+
+// Unmarshal into a struct allocates only what the struct keeps: here the
+// name's string.
+func TestUnmarshalAllocatesWhatTheValueKeeps(t *testing.T) {
+	type user struct {
+		_    Record `sext:"user"`
+		ID   int64
+		Name string
+	}
+	b, err := Encode(term.Tuple(term.Atom("user"), term.Int(42), term.Binary([]byte("alice"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u user
+	if n := testing.AllocsPerRun(100, func() { Unmarshal(b, &u) }); n > 1 {
+		t.Errorf("Unmarshal of {user,42,<<\"alice\">>}: %v allocations, want 1", n)
+	}
+	if u.ID != 42 || u.Name != "alice" {
+		t.Errorf("Unmarshal gave %+v", u)
+	}
+}
