@@ -101,22 +101,35 @@ func (o Options) DecodeCPS(b []byte) (term.Term, error) {
 // DecodeNext decodes the term at the front of b under o and returns it
 // with the bytes that follow it.
 func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
-	d := newDecoder(b, o)
-	t, end, err := d.valueCPS(0)
-	d.release()
+	s := scratchPool.Get().(*scratchSpace)
+	t, end, err := o.decodeIn(s, b, true, false, true)
+	s.release()
 	if err != nil {
 		return term.Term{}, b, err
-	}
-	if o.Canonical {
-		if err := o.checkCanonical(b[:end], t); err != nil {
-			return term.Term{}, b, err
-		}
 	}
 	return t, b[end:], nil
 }
 
 func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
-	d := newDecoder(b, o)
+	s := scratchPool.Get().(*scratchSpace)
+	t, _, err := o.decodeIn(s, b, cps, true, true)
+	s.release()
+	return t, err
+}
+
+// decodeIn decodes the term at the front of b with the scratch space s,
+// with the continuation-stack decoder or the recursive one, and returns
+// the offset after it; whole asks that nothing follow the term. A plain
+// decode copies the term out of s's arena into memory of its own; a
+// Decoder's term stays in the arena, to be overwritten by the next decode.
+func (o Options) decodeIn(s *scratchSpace, b []byte, cps, whole, plain bool) (term.Term, int, error) {
+	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b)), scratchSpace: s}
+	if plain {
+		d.useArena()
+	} else {
+		s.a.reset()
+		s.a.direct = false
+	}
 	var t term.Term
 	var end int
 	var err error
@@ -125,34 +138,35 @@ func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
 	} else {
 		t, end, err = d.valueRecursive(0)
 	}
-	d.release()
+	if err == nil && whole && end != len(b) {
+		err = errAt(end, ErrTrailing, "")
+	}
+	if plain {
+		t, err = d.keep(t, err)
+	}
+	if err == nil && o.Canonical {
+		s.enc, err = o.checkCanonical(s.enc[:0], b[:end], t)
+	}
 	if err != nil {
-		return term.Term{}, err
+		return term.Term{}, 0, err
 	}
-	if end != len(b) {
-		return term.Term{}, errAt(end, ErrTrailing, "")
-	}
-	if o.Canonical {
-		if err := o.checkCanonical(b, t); err != nil {
-			return term.Term{}, err
-		}
-	}
-	return t, nil
+	return t, end, nil
 }
 
-// checkCanonical compares b with the encoding of the term it decoded to.
-func (o Options) checkCanonical(b []byte, t term.Term) error {
-	enc, err := Options{UTF8Atoms: o.UTF8Atoms, MaxDepth: o.MaxDepth}.Encode(t)
+// checkCanonical compares b with the encoding of the term it decoded to,
+// which it appends to buf and returns for reuse.
+func (o Options) checkCanonical(buf, b []byte, t term.Term) ([]byte, error) {
+	enc, err := Options{UTF8Atoms: o.UTF8Atoms, MaxDepth: o.MaxDepth}.Append(buf, t)
 	if err != nil {
-		return errAt(0, ErrCanonical, err.Error())
+		return buf, errAt(0, ErrCanonical, err.Error())
 	}
 	for i := range min(len(b), len(enc)) {
 		if b[i] != enc[i] {
-			return errAt(i, ErrCanonical, "the encoder writes this term differently")
+			return enc, errAt(i, ErrCanonical, "the encoder writes this term differently")
 		}
 	}
 	if len(b) != len(enc) {
-		return errAt(min(len(b), len(enc)), ErrCanonical, "the encoder writes this term differently")
+		return enc, errAt(min(len(b), len(enc)), ErrCanonical, "the encoder writes this term differently")
 	}
-	return nil
+	return enc, nil
 }

@@ -36,44 +36,54 @@ const (
 // skipper walks terms in d.buf. Its decoder is used only for the helpers
 // that read leaves; it never builds a term that allocates.
 type skipper struct {
-	d       decoder
-	certify bool   // work out canon (it costs a re-encoding for some numbers)
-	inner   []byte // unframed inner bytes of descending terms, used as a stack
-	pooled  *skipBufs
+	d           decoder
+	certify     bool   // work out canon (it costs a re-encoding for some numbers)
+	callerInner bool   // inner is the caller's buffer: never pooled
+	inner       []byte // unframed inner bytes of descending terms, used as a stack
+	pooled      *skipBufs
 }
 
-// skipBufs is the memory a skip needs for unframed bytes: atoms in UTF-8,
-// numbers, references and descending terms. Most keys need none, so it
-// comes from a pool only when first needed.
-type skipBufs struct{ scratch, inner []byte }
+// skipBufs is the memory a skip needs for unframed bytes: the decoder's
+// scratch space (atoms in UTF-8, numbers, references) and descending
+// terms' inner bytes. Most keys need none, so it comes from a pool only
+// when first needed; until then the skipper's decoder has no scratch
+// space, and only bufs gives it one.
+type skipBufs struct {
+	sp    scratchSpace
+	inner []byte
+}
 
 var skipPool = sync.Pool{New: func() any { return new(skipBufs) }}
-
-// callerBufs marks buffers that belong to the caller: bufs keeps them and
-// release does not pool them.
-var callerBufs = new(skipBufs)
 
 func newSkipper(b []byte, o Options) skipper {
 	return skipper{d: decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}}
 }
 
-// bufs makes d.scratch and inner usable.
+// bufs makes d's scratch space and inner usable.
 func (s *skipper) bufs() {
 	if s.pooled == nil {
 		s.pooled = skipPool.Get().(*skipBufs)
-		s.d.scratch, s.inner = s.pooled.scratch[:0], s.pooled.inner[:0]
+		s.d.scratchSpace = &s.pooled.sp
+		s.d.scratch = s.d.scratch[:0]
+		if !s.callerInner {
+			s.inner = s.pooled.inner[:0]
+		}
 	}
 }
 
 // release gives the buffers back; nothing read through them may be used
 // after it.
 func (s *skipper) release() {
-	if p := s.pooled; p != nil && p != callerBufs {
-		s.pooled = nil
-		if cap(s.d.scratch) <= maxPooled && cap(s.inner) <= maxPooled {
-			p.scratch, p.inner = s.d.scratch[:0], s.inner[:0]
-			skipPool.Put(p)
-		}
+	p := s.pooled
+	if p == nil {
+		return
+	}
+	s.pooled, s.d.scratchSpace = nil, nil
+	if !s.callerInner {
+		p.inner = s.inner[:0]
+	}
+	if cap(p.sp.scratch) <= maxPooled && cap(p.inner) <= maxPooled {
+		skipPool.Put(p)
 	}
 }
 
@@ -504,7 +514,7 @@ func (s *skipper) bigParts(pos int) (bigParts, error) {
 	}
 	n.mag, n.raw, n.p = mag, raw, p
 	if n.fits = len(mag) <= 8 && (!n.neg || n.words == 1); n.fits {
-		if n.u, _, _ = bytesToInt(mag); n.neg {
+		if n.u = beUint(mag); n.neg {
 			n.u = ^n.u
 		}
 	}
@@ -581,8 +591,14 @@ func (n bigParts) isFloat(b []byte) (bool, error) {
 func (s *skipper) bigFloat(pos int, n bigParts) (float64, int, error) {
 	u, bb := n.u, (*big.Int)(nil)
 	if !n.fits {
-		if u, bb, _ = bytesToInt(n.mag); n.neg {
-			u, bb, _ = complementWords(n.mag, n.words)
+		mag := n.mag
+		if n.neg {
+			mag, _ = s.d.complement(mag, n.words)
+		}
+		if len(mag) <= 8 {
+			u = beUint(mag)
+		} else {
+			bb = new(big.Int).SetBytes(mag)
 		}
 	}
 	t, end, err := s.d.float(pos, n.p+1, n.neg, u, bb)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -34,11 +35,64 @@ func (o Options) Unmarshal(b []byte, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
+	if keepsNoTerm(rv.Type().Elem()) {
+		// The value will hold none of the term's memory, so the term is
+		// built in a pooled arena and never copied out of it.
+		s := scratchPool.Get().(*scratchSpace)
+		t, _, err := o.decodeIn(s, b, true, true, false)
+		if err == nil {
+			err = unmarshalTerm(t, rv)
+		}
+		s.a.reset()
+		s.release()
+		return err
+	}
 	t, err := o.Decode(b)
 	if err != nil {
 		return err
 	}
 	return unmarshalTerm(t, rv)
+}
+
+// noTermTypes caches keepsNoTerm.
+var noTermTypes sync.Map // reflect.Type -> bool
+
+// keepsNoTerm reports whether a value of type t, decoded, keeps none of
+// the term's memory: nowhere in it is a term.Term, an empty interface
+// (which receives the term) or an Unmarshaler (which may keep it). Every
+// other conversion copies what it takes.
+func keepsNoTerm(t reflect.Type) bool {
+	if v, ok := noTermTypes.Load(t); ok {
+		return v.(bool)
+	}
+	ok := noTermIn(t, make(map[reflect.Type]bool))
+	noTermTypes.Store(t, ok)
+	return ok
+}
+
+func noTermIn(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	if t == termType || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return false
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return noTermIn(t.Elem(), seen)
+	case reflect.Map:
+		return noTermIn(t.Key(), seen) && noTermIn(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !noTermIn(t.Field(i).Type, seen) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // UnmarshalTerm sets the value v points to from the term t, as Unmarshal

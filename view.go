@@ -605,9 +605,12 @@ func (v View) AppendInner(dst []byte) ([]byte, error) {
 		return dst, v.kindErr("a descending term")
 	}
 	s := v.skipper()
-	s.pooled, s.inner = callerBufs, dst
-	if _, _, err := s.descInner(pos, int(v.depth)); err != nil {
+	s.callerInner, s.inner = true, dst
+	_, _, err := s.descInner(pos, int(v.depth))
+	out := s.inner
+	s.release()
+	if err != nil {
 		return dst, err
 	}
-	return s.inner, nil
+	return out, nil
 }
