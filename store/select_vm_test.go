@@ -1,0 +1,248 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/erlvm"
+	"github.com/erlsext/sext/internal/specgen"
+	"github.com/erlsext/sext/matchspec"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/term"
+)
+
+// vmCase is one check of TestSelectAgreesWithETS: keys, in the encoding's
+// order, and a specification, both from specgen seeded with seed.
+type vmCase struct {
+	seed uint64
+	keys []term.Term
+	spec term.Term
+}
+
+// vmBatch is how many cases go to the VM in one call.
+const vmBatch = 500
+
+// TestSelectAgreesWithETS: for random key sets and random specifications
+// (specgen's Erlang mode: several clauses, guards on bound and unbound
+// variables, every body form), Store.Select on a Pebble store holding the
+// keys returns, forward and reverse and in pages resumed by tokens, the
+// rows that OTP's ets:select and ets:select_reverse return on an
+// ordered_set holding the same keys, in the same order
+// (testdata/ets_select.erl). The keys are those on which Erlang's term
+// order and the encoding's order agree: see erlangOrderKeys.
+func TestSelectAgreesWithETS(t *testing.T) {
+	vm := erlvm.ForTest(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	src, err := filepath.Abs("testdata/ets_select.erl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vm.Eval(ctx, `{ok, M, B} = compile:file(binary_to_list(Src), [binary, return_errors]),
+		{module, M} = code:load_binary(M, binary_to_list(Src), B).`,
+		map[string]term.Term{"Src": term.Binary([]byte(src))}); err != nil {
+		t.Fatalf("loading %s: %v", src, err)
+	}
+
+	var cases []vmCase
+	rapid.Check(t, func(rt *rapid.T) {
+		seed := rapid.Uint64().Draw(rt, "seed")
+		n := rapid.IntRange(0, 60).Draw(rt, "keys")
+		g := &specgen.Gen{R: rand.New(rand.NewPCG(seed, seed^0xE75)), Erlang: true}
+		cases = append(cases, vmCase{seed, erlangOrderKeys(rt, g, n), g.Spec()})
+	})
+
+	// A case deletes the last case's keys and writes its own. Deleted keys
+	// stay in the engine's memtable as tombstones that every later
+	// iterator steps over, so a fresh store every storeCases cases keeps
+	// the cost of a case flat.
+	const storeCases = 100
+	var s *store.Store
+	var stored []term.Term // the keys in s now
+	defer func() {
+		if s != nil {
+			s.Close()
+		}
+	}()
+	failures, keys, rows := 0, 0, 0
+	for lo := 0; lo < len(cases); lo += vmBatch {
+		part := cases[lo:min(lo+vmBatch, len(cases))]
+		arg := make([]term.Term, len(part))
+		for i, c := range part {
+			arg[i] = term.Tuple(term.List(c.keys...), c.spec)
+		}
+		res, err := vm.Eval(ctx, "ets_select:run(Cases).", map[string]term.Term{"Cases": term.List(arg...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Kind() != term.KindList || res.Len() != len(part) {
+			t.Fatalf("the VM gave %d results for %d cases", res.Len(), len(part))
+		}
+		for i, c := range part {
+			r := res.Elems()[i]
+			if r.Kind() != term.KindTuple || r.Len() != 2 || r.Elems()[0].Kind() != term.KindList {
+				t.Fatalf("case %d (seed %d): the VM gave %s\nkeys %s\nspec %s", lo+i, c.seed, r, term.List(c.keys...), c.spec)
+			}
+			if (lo+i)%storeCases == 0 {
+				if s != nil {
+					if err := s.Close(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if s, err = store.Open(t.TempDir(), &store.Options{NoSync: true}); err != nil {
+					t.Fatal(err)
+				}
+				stored = nil
+			}
+			stored = replaceKeys(t, s, stored, c.keys)
+			for dir, want := range r.Elems() {
+				reverse := dir == 1
+				got, paged, size := selectResults(t, s, c, reverse)
+				why := ""
+				switch {
+				case !sameTerms(got, want.Elems()):
+					why = "Store.Select"
+				case !sameTerms(paged, want.Elems()):
+					why = fmt.Sprintf("Store.Select in pages of %d", size)
+					got = paged
+				}
+				if why != "" {
+					failures++
+					t.Errorf("case %d (seed %d), reverse %v: %s differs from ets\nkeys %s\nspec %s\n got %s\nwant %s",
+						lo+i, c.seed, reverse, why, term.List(c.keys...), c.spec, term.List(got...), want)
+					if failures >= 5 {
+						t.FailNow()
+					}
+				}
+				rows += want.Len()
+			}
+			keys += len(c.keys)
+		}
+	}
+	t.Logf("%d cases, %d keys, %d rows in both directions", len(cases), keys, rows)
+}
+
+// erlangOrderKeys draws up to n keys from g on which Erlang's term order
+// and the encoding's order agree, sorted in the encoding's order. It
+// leaves out keys holding a map (Erlang orders maps by size first, the
+// encoding by their entries), a float of integral value (which ties an
+// integer of that value in Erlang's order, even deep inside a key, while
+// the encoding tells them apart), or a pid, port or reference (specgen's
+// Erlang mode makes none; their orders differ), and keys == to one already
+// taken (an ordered_set holds one of them). It then checks what that
+// filter is for: the sorted keys are strictly ascending in Erlang's order.
+func erlangOrderKeys(t interface{ Fatalf(string, ...any) }, g *specgen.Gen, n int) []term.Term {
+	type key struct {
+		enc []byte
+		k   term.Term
+	}
+	var keys []key
+next:
+	for range n {
+		k := g.Key()
+		if !orderAgrees(k) {
+			continue
+		}
+		for _, x := range keys {
+			if term.ArithEqual(x.k, k) {
+				continue next
+			}
+		}
+		enc, err := sext.Encode(k)
+		if err != nil {
+			t.Fatalf("Encode(%s): %v", k, err)
+		}
+		keys = append(keys, key{enc, k})
+	}
+	slices.SortFunc(keys, func(a, b key) int { return bytes.Compare(a.enc, b.enc) })
+	out := make([]term.Term, len(keys))
+	for i, x := range keys {
+		out[i] = x.k
+		if i > 0 && term.CompareErlang(keys[i-1].k, x.k) >= 0 {
+			t.Fatalf("%s sorts before %s in the encoding, not in Erlang's order: the filter is too weak", keys[i-1].k, x.k)
+		}
+	}
+	return out
+}
+
+// orderAgrees reports whether x holds no map, no float of integral value,
+// no pid, port or reference.
+func orderAgrees(x term.Term) bool {
+	switch x.Kind() {
+	case term.KindMap, term.KindPid, term.KindPort, term.KindRef, term.KindDesc:
+		return false
+	case term.KindFloat:
+		return x.Float() != math.Trunc(x.Float())
+	case term.KindTuple:
+		return !slices.ContainsFunc(x.Elems(), func(e term.Term) bool { return !orderAgrees(e) })
+	case term.KindList:
+		return !slices.ContainsFunc(x.Elems(), func(e term.Term) bool { return !orderAgrees(e) }) &&
+			(x.IsProper() || orderAgrees(x.Tail()))
+	}
+	return true
+}
+
+// replaceKeys makes keys the store's only keys, old being those it holds.
+func replaceKeys(t *testing.T, s *store.Store, old, keys []term.Term) []term.Term {
+	t.Helper()
+	b := s.NewBatch()
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, k := range keys {
+		if err := b.Put(k, []byte(fmt.Sprint("v", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Apply(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// selectResults runs c's spec with Store.Select in one direction: whole,
+// and in pages of a size drawn from c's seed, each resumed from the last
+// one's token. It returns each row's result.
+func selectResults(t *testing.T, s *store.Store, c vmCase, reverse bool) (whole, paged []term.Term, size int) {
+	t.Helper()
+	spec, err := matchspec.Compile(c.spec)
+	if err != nil {
+		t.Fatalf("seed %d: Compile(%s): %v", c.seed, c.spec, err)
+	}
+	run := func(opts store.SelectOptions) (out []term.Term, next string) {
+		for r, err := range s.Select(context.Background(), spec, opts) {
+			if err != nil {
+				t.Fatalf("seed %d: Select %s: %v", c.seed, spec, err)
+			}
+			out = append(out, r.Result.Term)
+			next = r.Continuation()
+		}
+		return out, next
+	}
+	whole, _ = run(store.SelectOptions{Reverse: reverse})
+	size = 1 + int(c.seed%5)
+	after := ""
+	for pages := 0; ; pages++ {
+		page, next := run(store.SelectOptions{Reverse: reverse, Limit: size, After: after, KeysOnly: true})
+		paged = append(paged, page...)
+		if len(page) < size || pages > len(c.keys) {
+			break
+		}
+		after = next
+	}
+	return whole, paged, size
+}
+
+func sameTerms(a, b []term.Term) bool { return slices.EqualFunc(a, b, term.Equal) }
