@@ -98,7 +98,7 @@ func TestSelectAgreesWithETS(t *testing.T) {
 			s.Close()
 		}
 	}()
-	failures, drawn, keys, rows, withRows := 0, 0, 0, 0, 0
+	failures, drawn, keys, rows, withRows, maps, floats := 0, 0, 0, 0, 0, 0, 0
 	for lo := 0; lo < len(cases); lo += vmBatch {
 		part := cases[lo:min(lo+vmBatch, len(cases))]
 		arg := make([]term.Term, len(part))
@@ -154,70 +154,92 @@ func TestSelectAgreesWithETS(t *testing.T) {
 				withRows++
 			}
 			keys, drawn = keys+len(c.keys), drawn+c.drawn
+			for _, k := range c.keys {
+				if contains(k, isKind(term.KindMap)) {
+					maps++
+				}
+				if contains(k, isIntegralFloat) {
+					floats++
+				}
+			}
 		}
 	}
-	t.Logf("%d cases (%d with rows), %d keys (of %d drawn), %d rows in both directions", len(cases), withRows, keys, drawn, rows)
+	t.Logf("%d cases (%d with rows), %d keys (of %d drawn; %d holding maps, %d floats of integral value), %d rows in both directions",
+		len(cases), withRows, keys, drawn, maps, floats, rows)
 }
 
-// erlangOrderKeys draws up to n keys from g on which Erlang's term order
-// and the encoding's order agree, sorted in the encoding's order. It
-// leaves out keys holding a map (Erlang orders maps by size first, the
-// encoding by their entries), a float of integral value (which ties an
-// integer of that value in Erlang's order, even deep inside a key, while
-// the encoding tells them apart), or a pid, port or reference (specgen's
-// Erlang mode makes none; their orders differ), and keys == to one already
-// taken (an ordered_set holds one of them). It then checks what that
-// filter is for: the sorted keys are strictly ascending in Erlang's order.
+// erlangOrderKeys draws n keys from g and keeps those on which Erlang's
+// term order (term.CompareErlang, itself checked against a VM in package
+// etf) and the encoding's order agree, sorted in the encoding's order. A
+// key is kept if it sorts strictly between its neighbours in both orders,
+// so the kept keys ascend strictly in both: none is == to another (an
+// ordered_set would hold only one), and ets walks them in the store's
+// order. Keys holding a map or a float of integral value, where the
+// orders can part (Erlang orders maps by size first; 500.0 ties 500 at
+// any depth, where the encoding tells them apart), are kept when they
+// keep to that order. Dropped outright: keys holding a pid, port or
+// reference (the encoding orders them otherwise than Erlang; specgen's
+// Erlang mode makes none), and keys holding 0.0 or -0.0, which OTP 25's
+// =:= and matching do not tell apart while package matchspec, as OTP 27
+// does, does (matchspec/doc.go): {x,'$1','$1'} matches {x,0.0,-0.0} in
+// OTP 25's ets, not in Store.Select.
 func erlangOrderKeys(t interface{ Fatalf(string, ...any) }, g *specgen.Gen, n int) []term.Term {
 	type key struct {
 		enc []byte
 		k   term.Term
 	}
 	var keys []key
-next:
 	for range n {
 		k := g.Key()
-		if !orderAgrees(k) {
+		if contains(k, isKind(term.KindPid, term.KindPort, term.KindRef, term.KindDesc)) || contains(k, isFloatZero) {
 			continue
-		}
-		for _, x := range keys {
-			if term.ArithEqual(x.k, k) {
-				continue next
-			}
 		}
 		enc, err := sext.Encode(k)
 		if err != nil {
 			t.Fatalf("Encode(%s): %v", k, err)
 		}
-		keys = append(keys, key{enc, k})
+		i, found := slices.BinarySearchFunc(keys, enc, func(x key, enc []byte) int { return bytes.Compare(x.enc, enc) })
+		if found || i > 0 && term.CompareErlang(keys[i-1].k, k) >= 0 || i < len(keys) && term.CompareErlang(k, keys[i].k) >= 0 {
+			continue
+		}
+		keys = slices.Insert(keys, i, key{enc, k})
 	}
-	slices.SortFunc(keys, func(a, b key) int { return bytes.Compare(a.enc, b.enc) })
 	out := make([]term.Term, len(keys))
 	for i, x := range keys {
 		out[i] = x.k
-		if i > 0 && term.CompareErlang(keys[i-1].k, x.k) >= 0 {
-			t.Fatalf("%s sorts before %s in the encoding, not in Erlang's order: the filter is too weak", keys[i-1].k, x.k)
-		}
 	}
 	return out
 }
 
-// orderAgrees reports whether x holds no map, no float of integral value,
-// no pid, port or reference.
-func orderAgrees(x term.Term) bool {
-	switch x.Kind() {
-	case term.KindMap, term.KindPid, term.KindPort, term.KindRef, term.KindDesc:
-		return false
-	case term.KindFloat:
-		return x.Float() != math.Trunc(x.Float())
-	case term.KindTuple:
-		return !slices.ContainsFunc(x.Elems(), func(e term.Term) bool { return !orderAgrees(e) })
-	case term.KindList:
-		return !slices.ContainsFunc(x.Elems(), func(e term.Term) bool { return !orderAgrees(e) }) &&
-			(x.IsProper() || orderAgrees(x.Tail()))
+// contains reports whether f is true of x or of a term inside it.
+func contains(x term.Term, f func(term.Term) bool) bool {
+	if f(x) {
+		return true
 	}
-	return true
+	in := func(e term.Term) bool { return contains(e, f) }
+	switch x.Kind() {
+	case term.KindTuple:
+		return slices.ContainsFunc(x.Elems(), in)
+	case term.KindList:
+		return slices.ContainsFunc(x.Elems(), in) || !x.IsProper() && in(x.Tail())
+	case term.KindMap:
+		return slices.ContainsFunc(x.Entries(), func(e term.MapEntry) bool { return in(e.Key) || in(e.Value) })
+	}
+	return false
 }
+
+func isKind(kinds ...term.Kind) func(term.Term) bool {
+	return func(x term.Term) bool { return slices.Contains(kinds, x.Kind()) }
+}
+
+func isFloat(f func(float64) bool) func(term.Term) bool {
+	return func(x term.Term) bool { return x.Kind() == term.KindFloat && f(x.Float()) }
+}
+
+var (
+	isFloatZero     = isFloat(func(f float64) bool { return f == 0 })
+	isIntegralFloat = isFloat(func(f float64) bool { return f == math.Trunc(f) })
+)
 
 // replaceKeys makes keys the store's only keys, old being those it holds.
 func replaceKeys(t *testing.T, s *store.Store, old, keys []term.Term) []term.Term {
