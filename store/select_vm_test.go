@@ -54,8 +54,8 @@ func vmChecks() int {
 const vmBatch = 500
 
 // TestSelectAgreesWithETS: for random key sets and random specifications
-// (specgen's Erlang mode: several clauses, guards on bound and unbound
-// variables, every body form), Store.Select on a Pebble store holding the
+// (specgen's Erlang mode: several clauses, guards on the variable that
+// bounds the scan and on others, every body form), Store.Select on a Pebble store holding the
 // keys returns, forward and reverse and in pages resumed by tokens, the
 // rows that OTP's ets:select and ets:select_reverse return on an
 // ordered_set holding the same keys, in the same order
