@@ -55,10 +55,10 @@ const vmBatch = 500
 
 // TestSelectAgreesWithETS: for random key sets and random specifications
 // (specgen's Erlang mode: several clauses, guards on the variable that
-// bounds the scan and on others, every body form), Store.Select on a Pebble store holding the
-// keys returns, forward and reverse and in pages resumed by tokens, the
-// rows that OTP's ets:select and ets:select_reverse return on an
-// ordered_set holding the same keys, in the same order
+// bounds the scan and on others, every body form), Store.Select on a
+// Pebble store holding the keys returns, forward and reverse and in pages
+// resumed by tokens, the rows that OTP's ets:select and ets:select_reverse
+// return on an ordered_set holding the same keys, in the same order
 // (testdata/ets_select.erl). The keys are those on which Erlang's term
 // order and the encoding's order agree: see erlangOrderKeys.
 func TestSelectAgreesWithETS(t *testing.T) {
@@ -98,7 +98,8 @@ func TestSelectAgreesWithETS(t *testing.T) {
 			s.Close()
 		}
 	}()
-	failures, drawn, keys, rows, withRows, maps, floats := 0, 0, 0, 0, 0, 0, 0
+	var st vmStats
+	failures := 0
 	for lo := 0; lo < len(cases); lo += vmBatch {
 		part := cases[lo:min(lo+vmBatch, len(cases))]
 		arg := make([]term.Term, len(part))
@@ -115,7 +116,7 @@ func TestSelectAgreesWithETS(t *testing.T) {
 		for i, c := range part {
 			r := res.Elems()[i]
 			if r.Kind() != term.KindTuple || r.Len() != 2 || r.Elems()[0].Kind() != term.KindList {
-				t.Fatalf("case %d (seed %d, %d keys drawn): the VM gave %s\nkeys %s\nspec %s", lo+i, c.seed, c.drawn, r, term.List(c.keys...), c.spec)
+				t.Fatalf("%s\nthe VM gave %s", c.describe(lo+i), r)
 			}
 			if (lo+i)%storeCases == 0 {
 				if s != nil {
@@ -137,35 +138,49 @@ func TestSelectAgreesWithETS(t *testing.T) {
 				case !sameTerms(got, want.Elems()):
 					why = "Store.Select"
 				case !sameTerms(paged, want.Elems()):
-					why = fmt.Sprintf("Store.Select in pages of %d", size)
-					got = paged
+					why, got = fmt.Sprintf("Store.Select in pages of %d", size), paged
 				}
 				if why != "" {
-					failures++
-					t.Errorf("case %d (seed %d, %d keys drawn), reverse %v: %s differs from ets\nkeys %s\nspec %s\n got %s\nwant %s",
-						lo+i, c.seed, c.drawn, reverse, why, term.List(c.keys...), c.spec, term.List(got...), want)
-					if failures >= 5 {
+					t.Errorf("reverse %v: %s differs from ets in %s\n got %s\nwant %s",
+						reverse, why, c.describe(lo+i), term.List(got...), want)
+					if failures++; failures == 5 {
 						t.FailNow()
 					}
 				}
-				rows += want.Len()
 			}
-			if r.Elems()[0].Len() > 0 {
-				withRows++
-			}
-			keys, drawn = keys+len(c.keys), drawn+c.drawn
-			for _, k := range c.keys {
-				if contains(k, isKind(term.KindMap)) {
-					maps++
-				}
-				if contains(k, isIntegralFloat) {
-					floats++
-				}
-			}
+			st.add(c, r.Elems()[0])
 		}
 	}
-	t.Logf("%d cases (%d with rows), %d keys (of %d drawn; %d holding maps, %d floats of integral value), %d rows in both directions",
-		len(cases), withRows, keys, drawn, maps, floats, rows)
+	t.Logf("%d cases (%d with rows), %d keys (of %d drawn; %d holding maps, %d floats of integral value), %d rows each way",
+		st.cases, st.withRows, st.keys, st.drawn, st.maps, st.floats, st.rows)
+}
+
+// describe names case i for a failure: its seed and count, which
+// reproduce it, and its keys and spec, which show it.
+func (c vmCase) describe(i int) string {
+	return fmt.Sprintf("case %d (seed %d, %d keys drawn)\nkeys %s\nspec %s", i, c.seed, c.drawn, term.List(c.keys...), c.spec)
+}
+
+// vmStats counts what the cases held, to show the test checked something.
+type vmStats struct{ cases, withRows, drawn, keys, maps, floats, rows int }
+
+// add counts case c, forward being ets:select's rows.
+func (st *vmStats) add(c vmCase, forward term.Term) {
+	st.cases++
+	if forward.Len() > 0 {
+		st.withRows++
+	}
+	st.rows += forward.Len()
+	st.drawn += c.drawn
+	st.keys += len(c.keys)
+	for _, k := range c.keys {
+		if contains(k, isKind(term.KindMap)) {
+			st.maps++
+		}
+		if contains(k, isIntegralFloat) {
+			st.floats++
+		}
+	}
 }
 
 // erlangOrderKeys draws n keys from g and keeps those on which Erlang's
