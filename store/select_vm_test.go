@@ -277,8 +277,9 @@ func replaceKeys(t *testing.T, s *store.Store, old, keys []term.Term) []term.Ter
 }
 
 // selectResults runs c's spec with Store.Select in one direction: whole,
-// and in pages of a size drawn from c's seed, each resumed from the last
-// one's token. It returns each row's result.
+// with values, and keys only in pages of a size (1 to 5) taken from c's
+// seed, each resumed from the last one's token. It returns each row's
+// result.
 func selectResults(t *testing.T, s *store.Store, c vmCase, reverse bool) (whole, paged []term.Term, size int) {
 	t.Helper()
 	spec, err := matchspec.Compile(c.spec)
