@@ -62,12 +62,21 @@ func (k Kind) String() string {
 // Tuple, List and the other constructors, or by parsing text with Parse.
 // Terms are immutable once built: the constructors that take slices keep
 // them, so the caller must not change a slice after handing it over.
+//
+// Terms cannot be compared with == or used as map keys: two equal terms may
+// hold different pointers (an atom's name, a tuple's children). Use Equal,
+// Compare, or the encoding as a key.
 type Term struct {
+	_    [0]func()      // no ==: equal terms can differ in their pointers; use Equal
 	ptr  unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
 	num  uint64         // int64 value, float bits, length or bit length
 	kind Kind
 	tail bool // a list whose last element is an improper tail
 }
+
+// Equal reports whether t and u are the same term, as Equal(t, u) does.
+// go-cmp uses this method by itself.
+func (t Term) Equal(u Term) bool { return Equal(t, u) }
 
 // MapEntry is one key and value of a map.
 type MapEntry struct {
