@@ -8,6 +8,15 @@ import "github.com/erlsext/sext/term"
 // rather than trust the input.
 const DefaultMaxDepth = 10000
 
+// MaxDepthCeiling is the most nesting the recursive paths take, whatever
+// Options.MaxDepth says: Encode, Append, Prefix, Marshal, DecodeRecursive,
+// PartialDecode, Unmarshal and the canonical check. A goroutine's stack
+// survives it, race builds included (hostile_test.go), as encoding/json's
+// maxNestingDepth does for json. Only DecodeCPS, Decode and DecodeNext,
+// which keep their continuations on the heap, go past it when MaxDepth
+// asks; what they return deeper than this cannot be encoded again.
+const MaxDepthCeiling = 100_000
+
 // Options configures encoding, decoding and prefixes. The zero value
 // writes and reads exactly what the reference implementation does; the
 // package-level functions use it. Each field says which operations it
@@ -34,7 +43,9 @@ type Options struct {
 	// forms of numbers, creations or sizes. Decoding only.
 	Canonical bool
 
-	// MaxDepth limits nesting when decoding; 0 means DefaultMaxDepth.
+	// MaxDepth limits nesting when encoding, writing prefixes and
+	// decoding; 0 means DefaultMaxDepth. The recursive paths never go past
+	// MaxDepthCeiling.
 	MaxDepth int
 
 	// OrderedSB32 writes and reads the last, partial character of an sb32
@@ -47,7 +58,12 @@ type Options struct {
 	OrderedSB32 bool
 }
 
-func (o Options) maxDepth() int {
+// maxDepth is the nesting limit of the recursive paths.
+func (o Options) maxDepth() int { return min(o.maxDepthCPS(), MaxDepthCeiling) }
+
+// maxDepthCPS is the nesting limit of the continuation decoder, which
+// needs no ceiling: its stack is a slice, in proportion to the input.
+func (o Options) maxDepthCPS() int {
 	if o.MaxDepth > 0 {
 		return o.MaxDepth
 	}
@@ -102,6 +118,7 @@ func (o Options) DecodeCPS(b []byte) (term.Term, error) {
 // with the bytes that follow it.
 func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
 	d := newDecoder(b, o)
+	d.maxDepth = o.maxDepthCPS()
 	t, end, err := d.valueCPS(0)
 	d.release()
 	if err != nil {
@@ -121,6 +138,7 @@ func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
 	var end int
 	var err error
 	if cps {
+		d.maxDepth = o.maxDepthCPS()
 		t, end, err = d.valueCPS(0)
 	} else {
 		t, end, err = d.valueRecursive(0)

@@ -34,6 +34,8 @@ func (o Options) Unmarshal(b []byte, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
+	// Decoding into values recurses: the terms must be within its ceiling.
+	o.MaxDepth = o.maxDepth()
 	t, err := o.Decode(b)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"unsafe"
 )
 
 // rank orders the kinds as the encoding's tag bytes do.
@@ -60,6 +61,129 @@ func compare(a, b Term, keys order) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
 		return cmp.Compare(ra, rb)
 	}
+	if !isCompound(a.kind) {
+		return compareLeaf(a, b, keys)
+	}
+	return compareDeep(a, b, keys)
+}
+
+func isCompound(k Kind) bool {
+	return k == KindTuple || k == KindList || k == KindMap || k == KindDesc
+}
+
+// cmpTask is work left for compareDeep: one pair of terms, the pairs of
+// two runs of children, or a fixed result (a list's end markers).
+type cmpTask struct {
+	x, y   Term
+	xs, ys []Term // when run
+	neg    bool   // inside an odd number of Descs: the result flips
+	run    bool   // xs and ys, pairwise
+	fixed  int8   // the result, when neither a pair nor a run
+	isPair bool
+}
+
+// compareDeep walks compound terms with an explicit stack of tasks rather
+// than by recursion, so that terms built in code, which no input bounds,
+// compare at any depth: the first difference in a depth-first, left-to-
+// right walk decides, as in the encoding. A chain of one-element compounds
+// keeps the stack at one task; it grows only with siblings still to
+// compare.
+func compareDeep(a, b Term, keys order) int {
+	var buf [8]cmpTask
+	st := append(buf[:0], cmpTask{x: a, y: b, isPair: true})
+	for len(st) > 0 {
+		top := &st[len(st)-1]
+		var x, y Term
+		neg := top.neg
+		switch {
+		case top.run:
+			x, y = top.xs[0], top.ys[0]
+			if len(top.xs) == 1 {
+				st = st[:len(st)-1]
+			} else {
+				top.xs, top.ys = top.xs[1:], top.ys[1:]
+			}
+		case top.isPair:
+			x, y = top.x, top.y
+			st = st[:len(st)-1]
+		default:
+			c := int(top.fixed)
+			st = st[:len(st)-1]
+			if c != 0 {
+				return signed(c, neg)
+			}
+			continue
+		}
+		var c int
+		if c, st = compareStep(x, y, neg, keys, st); c != 0 {
+			return signed(c, neg)
+		}
+	}
+	return 0
+}
+
+// entryIsTwoTerms fails to compile unless a MapEntry is laid out as two
+// Terms, which compareStep relies on.
+var _ [unsafe.Sizeof(MapEntry{}) - 2*unsafe.Sizeof(Term{})]struct{}
+var _ [2*unsafe.Sizeof(Term{}) - unsafe.Sizeof(MapEntry{})]struct{}
+
+func signed(c int, neg bool) int {
+	if neg {
+		return -c
+	}
+	return c
+}
+
+// compareStep compares what x and y hold by themselves (kinds, sizes,
+// leaves) and pushes their children for later.
+func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask) {
+	if rx, ry := rank[x.kind], rank[y.kind]; rx != ry {
+		return cmp.Compare(rx, ry), st
+	}
+	switch x.kind {
+	case KindTuple:
+		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
+			return c, st
+		}
+		return 0, append(st, cmpTask{xs: x.slice(), ys: y.slice(), neg: neg, run: true})
+	case KindList:
+		return 0, pushList(x, y, neg, st)
+	case KindMap:
+		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
+			return c, st
+		}
+		// Each entry is a key and a value, in that order: two terms
+		// (entryIsTwoTerms).
+		xs := unsafe.Slice((*Term)(x.ptr), 2*x.num)
+		ys := unsafe.Slice((*Term)(y.ptr), 2*y.num)
+		return 0, append(st, cmpTask{xs: xs, ys: ys, neg: neg, run: true})
+	case KindDesc:
+		return 0, append(st, cmpTask{x: x.Inner(), y: y.Inner(), neg: !neg, isPair: true})
+	}
+	return compareLeaf(x, y, keys), st
+}
+
+// pushList follows the list layout: elements in turn, then an end marker
+// that sorts an improper tail (1) before the proper end (2) before any
+// further element, and a bitstring tail (19) after all of them.
+func pushList(a, b Term, neg bool, st []cmpTask) []cmpTask {
+	ea, eb := a.Elems(), b.Elems()
+	n := min(len(ea), len(eb))
+	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
+	switch c := cmp.Compare(endA, endB); {
+	case c != 0:
+		st = append(st, cmpTask{fixed: int8(c), neg: neg})
+	case endA != endProper && endA != endElem:
+		st = append(st, cmpTask{x: a.Tail(), y: b.Tail(), neg: neg, isPair: true})
+	}
+	if n > 0 {
+		st = append(st, cmpTask{xs: ea[:n], ys: eb[:n], neg: neg, run: true})
+	}
+	return st
+}
+
+// compareLeaf compares two terms of the same rank that hold no others.
+func compareLeaf(a, b Term, keys order) int {
 	switch a.kind {
 	case KindInt, KindFloat:
 		if keys == orderKeys && a.kind != b.kind {
@@ -73,27 +197,6 @@ func compare(a, b Term, keys order) int {
 		return strings.Compare(a.Atom(), b.Atom())
 	case KindBinary:
 		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
-	case KindTuple:
-		if c := cmp.Compare(a.num, b.num); c != 0 {
-			return c
-		}
-		return compareSlices(a.slice(), b.slice(), keys)
-	case KindList:
-		return compareLists(a, b, keys)
-	case KindMap:
-		if c := cmp.Compare(a.num, b.num); c != 0 {
-			return c
-		}
-		ea, eb := a.Entries(), b.Entries()
-		for i := range ea {
-			if c := compare(ea[i].Key, eb[i].Key, keys); c != 0 {
-				return c
-			}
-			if c := compare(ea[i].Value, eb[i].Value, keys); c != 0 {
-				return c
-			}
-		}
-		return 0
 	case KindPid:
 		pa, pb := a.Pid(), b.Pid()
 		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
@@ -109,8 +212,6 @@ func compare(a, b Term, keys order) int {
 			ids = compareWordsErlang(ra.IDs, rb.IDs)
 		}
 		return cmpChain(compareNodes(ra.Node, rb.Node, keys), cmp.Compare(ra.Creation, rb.Creation), ids)
-	case KindDesc:
-		return -compare(a.Inner(), b.Inner(), keys)
 	}
 	return 0
 }
@@ -164,32 +265,6 @@ func compareWords(a, b []uint32) int {
 		}
 	}
 	return cmp.Compare(len(a), len(b))
-}
-
-func compareSlices(a, b []Term, keys order) int {
-	for i := range min(len(a), len(b)) {
-		if c := compare(a[i], b[i], keys); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// compareLists follows the list layout: elements in turn, then an end
-// marker that sorts an improper tail (1) before the proper end (2) before
-// any further element, and a bitstring tail (19) after all of them.
-func compareLists(a, b Term, keys order) int {
-	ea, eb := a.Elems(), b.Elems()
-	for i := range min(len(ea), len(eb)) {
-		if c := compare(ea[i], eb[i], keys); c != 0 {
-			return c
-		}
-	}
-	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
-	if c := cmp.Compare(endA, endB); c != 0 || endA == endProper || endA == endElem {
-		return c
-	}
-	return compare(a.Tail(), b.Tail(), keys)
 }
 
 const (

@@ -15,11 +15,17 @@ import (
 // enough that the recursive parser's stack stays modest.
 const DefaultMaxDepth = 10000
 
+// MaxDepthCeiling is the most nesting the recursive parser takes, whatever
+// ParseOptions.MaxDepth says: a goroutine's stack survives it, race builds
+// included, as encoding/json's maxNestingDepth does for json.
+const MaxDepthCeiling = 100_000
+
 // ParseOptions configures a parse. The zero value gives Parse's behaviour.
 type ParseOptions struct {
 	// MaxDepth limits how deeply lists, tuples, maps, binaries and #Desc
 	// may nest; a top-level [] is at depth 1. Zero or less means
-	// DefaultMaxDepth. Deeper text fails with an error wrapping ErrDepth.
+	// DefaultMaxDepth, and more than MaxDepthCeiling means the ceiling.
+	// Deeper text fails with an error wrapping ErrDepth.
 	MaxDepth int
 }
 
@@ -34,7 +40,7 @@ func Parse(s string) (Term, error) { return ParseOptions{}.Parse(s) }
 
 // Parse reads one term as the package-level Parse does, with o's limits.
 func (o ParseOptions) Parse(s string) (Term, error) {
-	p := parser{maxDepth: o.MaxDepth}
+	p := parser{maxDepth: min(o.MaxDepth, MaxDepthCeiling)}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
 	}
