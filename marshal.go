@@ -124,9 +124,9 @@ func (o Options) AppendMarshal(dst []byte, v any) ([]byte, error) {
 	}
 	out, err := codecFor(rv.Type(), codecOpts{}).app(dst, rv, encCtx{opts: o})
 	if err != nil {
-		return dst, atRoot(err, rv.Type())
+		err = atRoot(err, rv.Type())
 	}
-	return out, nil
+	return settle(dst, out, err)
 }
 
 // MarshalTerm converts v to the term that Marshal encodes (see Marshal).

@@ -71,19 +71,34 @@ func (o Options) maxDepthCPS() int {
 }
 
 // Append appends the encoding of t to dst and returns the extended
-// buffer. It allocates nothing when dst has room.
+// buffer. It allocates nothing when dst has room. On error it returns dst
+// unchanged.
 func Append(dst []byte, t term.Term) ([]byte, error) { return Options{}.Append(dst, t) }
 
-// Encode returns the encoding of t.
+// Encode returns the encoding of t, or nil and an error.
 func Encode(t term.Term) ([]byte, error) { return Options{}.Append(nil, t) }
 
 // Encode returns the encoding of t under o.
 func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
 
-// Append appends the encoding of t under o to dst.
+// Append appends the encoding of t under o to dst. On error it returns
+// dst unchanged (bytes past its length, within its capacity, may have been
+// written), so that no half-written term reaches the caller.
 func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
 	e := newEncoder(o)
-	return e.appendTerm(dst, t)
+	out, err := e.appendTerm(dst, t)
+	return settle(dst, out, err)
+}
+
+// settle is where every append-style entry point (Append, AppendPrefix,
+// AppendMarshal, and through them Encode, Prefix, Marshal and the text
+// forms) drops what it wrote when it fails: the encoders find some errors
+// only halfway through a term.
+func settle(dst, out []byte, err error) ([]byte, error) {
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 // Decode decodes b, which must hold exactly one term. It uses DecodeCPS,

@@ -54,11 +54,12 @@ func AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
 // Prefix returns the prefix of pattern under o.
 func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPrefix(nil, pattern) }
 
-// AppendPrefix appends the prefix of pattern under o to dst.
+// AppendPrefix appends the prefix of pattern under o to dst. On error it
+// returns dst unchanged.
 func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
 	e := newEncoder(o)
-	dst, _, err := e.appendPrefix(dst, pattern)
-	return dst, err
+	out, _, err := e.appendPrefix(dst, pattern)
+	return settle(dst, out, err)
 }
 
 // appendPrefix reports whether it met a wildcard, where the prefix ends.
