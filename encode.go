@@ -120,7 +120,7 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	switch t.Kind() {
 	case term.KindInt:
 		m, neg := intMagnitude(t)
-		return e.appendIntPart(dst, m, neg, false), nil
+		return e.appendInt(dst, m, neg)
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
 	case term.KindAtom:

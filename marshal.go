@@ -514,7 +514,7 @@ func appendBig(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
 	if b.IsInt64() {
 		return e.appendInt64(dst, b.Int64()), nil
 	}
-	return e.appendIntPart(dst, magnitude{b: b.Bits()}, b.Sign() < 0, false), nil
+	return e.appendInt(dst, magnitude{b: b.Bits()}, b.Sign() < 0)
 }
 
 func termBig(v reflect.Value, _ encCtx) (term.Term, error) { return term.BigInt(bigOf(v)), nil }
