@@ -14,6 +14,11 @@ var ErrSyntax = errors.New("term: syntax error")
 // may be perfectly well-formed: it is refused to bound time and memory.
 var ErrDepth = errors.New("term: nesting too deep")
 
+// ErrDigits is the sentinel a SyntaxError wraps when an integer has more
+// digits than ParseOptions.MaxIntDigits allows: converting digits to binary
+// takes time quadratic in their number, so the text is refused to bound it.
+var ErrDigits = errors.New("term: integer has too many digits")
+
 // ErrUnprintable is returned by AppendText and MarshalText for a term whose
 // text Parse could not read back exactly: a NaN or infinite float, an atom
 // name that is not valid UTF-8, or a reference without id words. String
@@ -26,7 +31,7 @@ type SyntaxError struct {
 	Line   int    // line number, from 1
 	Column int    // column in characters (runes) of the line, from 1
 	Msg    string // description of the problem
-	Err    error  // ErrSyntax or ErrDepth
+	Err    error  // ErrSyntax, ErrDepth or ErrDigits
 }
 
 // Error returns the position and message, as in "line 1, column 5:
@@ -35,5 +40,5 @@ func (e *SyntaxError) Error() string {
 	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": " + e.Msg
 }
 
-// Unwrap returns the sentinel, ErrSyntax or ErrDepth.
+// Unwrap returns the sentinel, ErrSyntax, ErrDepth or ErrDigits.
 func (e *SyntaxError) Unwrap() error { return e.Err }

@@ -20,8 +20,21 @@ const DefaultMaxDepth = 10000
 // included, as encoding/json's maxNestingDepth does for json.
 const MaxDepthCeiling = 100_000
 
+// DefaultMaxIntDigits is the most digits an integer may have in Parse, and
+// in ParseOptions when MaxIntDigits is 0: the bound CPython sets after
+// CVE-2020-10735 (sys.set_int_max_str_digits), for the same reason. Digits
+// to binary is quadratic in math/big; 4,300 digits take microseconds, ten
+// million would take minutes.
+const DefaultMaxIntDigits = 4300
+
 // ParseOptions configures a parse. The zero value gives Parse's behaviour.
 type ParseOptions struct {
+	// MaxIntDigits limits the digits of an integer, in any base, not
+	// counting separators (1_000) or leading zeros. Zero means
+	// DefaultMaxIntDigits; negative means no limit. Longer integers fail
+	// with an error wrapping ErrDigits.
+	MaxIntDigits int
+
 	// MaxDepth limits how deeply lists, tuples, maps, binaries and #Desc
 	// may nest; a top-level [] is at depth 1. Zero or less means
 	// DefaultMaxDepth, and more than MaxDepthCeiling means the ceiling.
@@ -43,6 +56,12 @@ func (o ParseOptions) Parse(s string) (Term, error) {
 	p := parser{maxDepth: min(o.MaxDepth, MaxDepthCeiling)}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
+	}
+	switch p.s.maxDigits = o.MaxIntDigits; {
+	case o.MaxIntDigits == 0:
+		p.s.maxDigits = DefaultMaxIntDigits
+	case o.MaxIntDigits < 0:
+		p.s.maxDigits = math.MaxInt
 	}
 	p.s.src = s
 	if err := p.next(); err != nil {
@@ -96,8 +115,9 @@ const (
 // and column are worked out from an offset when an error needs them, which
 // keeps the common path free of bookkeeping.
 type scanner struct {
-	src string
-	off int // offset of the next unread byte
+	src       string
+	off       int // offset of the next unread byte
+	maxDigits int // of an integer
 
 	// The token last scanned.
 	pos   int      // its offset
@@ -333,12 +353,12 @@ func (s *scanner) scanNumber() error {
 		s.ival = u
 		return nil
 	}
-	// Too big for uint64: the digits were checked, so SetString succeeds.
-	b, ok := new(big.Int).SetString(digits, base)
-	if !ok {
-		return s.errorf(s.pos, "invalid integer")
+	// Too big for uint64; the digits were checked.
+	if n := len(strings.TrimLeft(digits, "0")); n > s.maxDigits {
+		return syntaxError(s.src, s.pos, ErrDigits, "integer of "+strconv.Itoa(n)+
+			" digits, more than the limit of "+strconv.Itoa(s.maxDigits)+" (ParseOptions.MaxIntDigits)")
 	}
-	s.ibig = b
+	s.ibig = parseDigits(digits, base)
 	return nil
 }
 
