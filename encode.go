@@ -215,4 +215,16 @@ func appendCreation(dst []byte, c uint32) []byte {
 	return binary.BigEndian.AppendUint32(append(dst, 0xFF), c)
 }
 
-func quote(s string) string { return term.Atom(s).String() }
+// quote returns an atom's name as Erlang text for an error message, its
+// first 64 bytes or fewer and "…" if longer: atoms built in code may be of
+// any length, and an error message should not be.
+func quote(s string) string {
+	if len(s) > 64 {
+		n := 64
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return term.Atom(s).String()
+}

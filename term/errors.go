@@ -3,6 +3,7 @@ package term
 import (
 	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // ErrSyntax is the sentinel that every SyntaxError about malformed text
@@ -42,3 +43,20 @@ func (e *SyntaxError) Error() string {
 
 // Unwrap returns the sentinel, ErrSyntax, ErrDepth or ErrDigits.
 func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// clipLen is the most bytes of a token an error message repeats.
+const clipLen = 64
+
+// clip returns s for an error message: s itself up to clipLen bytes, else
+// its first clipLen bytes or fewer, cut at a character boundary, and "…".
+// An error about a 10 MB token should not be 10 MB long.
+func clip(s string) string {
+	if len(s) <= clipLen {
+		return s
+	}
+	n := clipLen
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

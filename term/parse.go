@@ -127,6 +127,7 @@ type scanner struct {
 	ibig  *big.Int // tInt magnitude beyond uint64
 	fval  float64
 	runes []rune // tString contents, reused between tokens
+	join  bool   // a string appends to runes: adjacent literals join
 }
 
 // syntaxError builds a *SyntaxError at byte offset off of src.
@@ -185,14 +186,21 @@ func (s *scanner) scan() error {
 		return s.scanQuotedAtom()
 	case c == '"':
 		s.off++
-		s.runes = s.runes[:0]
+		if !s.join {
+			s.runes = s.runes[:0]
+		}
+		// Room for the code points up to the next '"' at once: no more
+		// than its bytes, and exactly them for ASCII.
+		if i := strings.IndexByte(s.src[s.off:], '"'); i > 0 {
+			s.runes = growBy(s.runes, i)
+		}
 		for {
 			r, done, err := s.scanQuoted('"')
 			if err != nil || done {
 				s.tok = tString
 				return err
 			}
-			s.runes = append(s.runes, r)
+			s.runes = append(grow(s.runes), r)
 		}
 	case c >= 0x80:
 		r, size := utf8.DecodeRuneInString(s.src[s.off:])
@@ -241,7 +249,7 @@ func (s *scanner) scan() error {
 			}
 			return s.errorf(s.off, "expected '<' after #%s", s.lit)
 		}
-		return s.errorf(s.pos, "unknown form %q", s.src[s.pos:s.off])
+		return s.errorf(s.pos, "unknown form %q", clip(s.src[s.pos:s.off]))
 	case c == '<':
 		if strings.HasPrefix(s.src[s.off:], "<<") {
 			s.off += 2
@@ -320,12 +328,12 @@ func (s *scanner) scanNumber() error {
 	case s.off < len(s.src) && s.src[s.off] == '#':
 		b, err := strconv.Atoi(stripUnderscores(digits))
 		if err != nil || b < 2 || b > 36 {
-			return s.errorf(s.pos, "invalid base %s", digits)
+			return s.errorf(s.pos, "invalid base %s", clip(digits))
 		}
 		s.off++
 		start := s.off
 		if !s.digits(b) {
-			return s.errorf(s.off, "missing digits after %s#", digits)
+			return s.errorf(s.off, "missing digits after %s#", clip(digits))
 		}
 		base, digits = b, s.src[start:s.off]
 	case s.off+1 < len(s.src) && s.src[s.off] == '.' && digitVal(s.src[s.off+1]) < 10:
@@ -342,7 +350,7 @@ func (s *scanner) scanNumber() error {
 		}
 		f, err := strconv.ParseFloat(stripUnderscores(s.src[s.pos:s.off]), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return s.errorf(s.pos, "float %s out of range", s.src[s.pos:s.off])
+			return s.errorf(s.pos, "float %s out of range", clip(s.src[s.pos:s.off]))
 		}
 		s.tok, s.fval = tFloat, f
 		return nil
@@ -532,10 +540,7 @@ func (p *parser) errorf(off int, format string, args ...any) error {
 
 // describe names the current token for an error message.
 func (p *parser) describe() string {
-	text := p.s.src[p.s.pos:p.s.off]
-	if len(text) > 24 {
-		text = text[:24] + "..."
-	}
+	text := clip(p.s.src[p.s.pos:p.s.off])
 	switch p.s.tok {
 	case tEOF:
 		return "end of input"
@@ -611,7 +616,7 @@ func (p *parser) term(depth int) (Term, error) {
 		}
 		return p.ref()
 	case tVar:
-		return Term{}, p.errorf(p.s.pos, "variable %s is not a term", p.s.lit)
+		return Term{}, p.errorf(p.s.pos, "variable %s is not a term", clip(p.s.lit))
 	}
 	return Term{}, p.unexpected("")
 }
@@ -669,16 +674,46 @@ func (p *parser) str(depth int) (Term, error) {
 	if err := p.enter(depth); err != nil {
 		return Term{}, err
 	}
-	start := len(p.terms)
-	for p.s.tok == tString {
-		for _, r := range p.s.runes {
-			p.terms = append(p.terms, Int(int64(r)))
-		}
-		if err := p.next(); err != nil {
-			return Term{}, err
-		}
+	// Adjacent literals gather their code points in one run, and the list
+	// is made once at its size: 24 bytes a character.
+	p.s.join = true
+	err := p.next()
+	p.s.join = false
+	for err == nil && p.s.tok == tString {
+		p.s.join = true
+		err = p.next()
+		p.s.join = false
 	}
-	return List(p.popTerms(start)...), nil
+	if err != nil {
+		return Term{}, err
+	}
+	return List(codePoints(p.s.runes)...), nil
+}
+
+// codePoints returns rs as integer terms.
+func codePoints(rs []rune) []Term {
+	if len(rs) == 0 {
+		return nil
+	}
+	elems := make([]Term, len(rs))
+	for i, r := range rs {
+		elems[i] = Int(int64(r))
+	}
+	return elems
+}
+
+// grow makes room for one more element, doubling the capacity when there
+// is none: append alone grows large slices by a quarter, which allocates
+// five times the final size in all; doubling allocates twice.
+func grow[S ~[]E, E any](s S) S { return growBy(s, 1) }
+
+// growBy makes room for n more elements, at least doubling the capacity
+// when there is not enough.
+func growBy[S ~[]E, E any](s S, n int) S {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s), 8))
 }
 
 // popTerms returns a copy of the scratch terms from start on and drops them.
@@ -700,7 +735,7 @@ func (p *parser) elems(depth int) error {
 		if err != nil {
 			return err
 		}
-		p.terms = append(p.terms, t)
+		p.terms = append(grow(p.terms), t)
 		if p.s.tok != tComma {
 			return nil
 		}
@@ -784,7 +819,7 @@ func (p *parser) mapTerm(depth int) (Term, error) {
 			if err != nil {
 				return Term{}, err
 			}
-			p.entries = append(p.entries, MapEntry{k, v})
+			p.entries = append(grow(p.entries), MapEntry{k, v})
 			if p.s.tok != tComma {
 				break
 			}
@@ -818,11 +853,12 @@ func (p *parser) binary(depth int) (Term, error) {
 			return Term{}, p.errorf(p.s.pos, "only the last segment of a binary may have fewer than 8 bits")
 		}
 		if p.s.tok == tString {
+			p.bytes = growBy(p.bytes, len(p.s.runes))
 			for _, r := range p.s.runes {
 				if r > 0xFF {
 					return Term{}, p.errorf(p.s.pos, "character %#x in binary string is not a byte", r)
 				}
-				p.bytes = append(p.bytes, byte(r))
+				p.bytes = append(grow(p.bytes), byte(r))
 			}
 			if err := p.next(); err != nil {
 				return Term{}, err
@@ -853,7 +889,7 @@ func (p *parser) binary(depth int) (Term, error) {
 				bits = size
 				v <<= 8 - size
 			}
-			p.bytes = append(p.bytes, byte(v))
+			p.bytes = append(grow(p.bytes), byte(v))
 		}
 		if p.s.tok != tComma {
 			break
