@@ -122,8 +122,8 @@ func compareDeep(a, b Term, keys order) int {
 	return 0
 }
 
-// entryIsTwoTerms fails to compile unless a MapEntry is laid out as two
-// Terms, which compareStep relies on.
+// These two fail to compile unless a MapEntry is exactly two Terms, as
+// compareStep takes a map's entries to be.
 var _ [unsafe.Sizeof(MapEntry{}) - 2*unsafe.Sizeof(Term{})]struct{}
 var _ [2*unsafe.Sizeof(Term{}) - unsafe.Sizeof(MapEntry{})]struct{}
 
@@ -152,8 +152,7 @@ func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask)
 		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
 			return c, st
 		}
-		// Each entry is a key and a value, in that order: two terms
-		// (entryIsTwoTerms).
+		// Each entry is a key and a value, in that order: two terms.
 		xs := unsafe.Slice((*Term)(x.ptr), 2*x.num)
 		ys := unsafe.Slice((*Term)(y.ptr), 2*y.num)
 		return 0, append(st, cmpTask{xs: xs, ys: ys, neg: neg, run: true})
