@@ -1,10 +1,15 @@
+//go:build !race
+
+// Allocation budgets are kept out of race builds: the race detector
+// instruments allocation (slices.Grow allocates twice there), so the
+// figures there say nothing about the library.
+
 package term
 
 import (
 	"runtime"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // Parsing allocates in proportion to the text: the result (a string is a
@@ -55,31 +60,6 @@ func TestParseAllocationPerByte(t *testing.T) {
 				c.name, len(c.text), grew, float64(grew)/float64(len(c.text)), c.perByte)
 		} else {
 			t.Logf("%s: %.1f bytes allocated a byte of text", c.name, float64(grew)/float64(len(c.text)))
-		}
-	}
-}
-
-// An error names the token it stopped at, clipped: a 1 MB token does not
-// come back as a 1 MB message.
-func TestErrorsClipTokens(t *testing.T) {
-	const n = 1 << 20
-	long := strings.Repeat("é", n/2)
-	for _, c := range []struct{ name, text string }{
-		{"unknown form", "#" + strings.Repeat("Q", n) + "<"},
-		{"invalid base", strings.Repeat("1", n) + "#1"},
-		{"float out of range", "1" + strings.Repeat("0", n) + ".0e999999"},
-		{"variable", "[" + strings.Repeat("X", n) + "]"},
-		{"unexpected atom", "[a " + strings.Repeat("b", n) + "]"},
-		{"unexpected quoted atom", "{1 '" + long + "'}"},
-		{"unexpected integer", "[1 " + strings.Repeat("2", 4000) + "]"},
-	} {
-		_, err := Parse(c.text)
-		if err == nil {
-			t.Errorf("%s: no error", c.name)
-			continue
-		}
-		if msg := err.Error(); len(msg) > 200 || !utf8.ValidString(msg) {
-			t.Errorf("%s: message of %d bytes: %.100q", c.name, len(msg), msg)
 		}
 	}
 }
