@@ -11,7 +11,7 @@ const DefaultMaxDepth = 10000
 // MaxDepthCeiling is the most nesting the recursive paths take, whatever
 // Options.MaxDepth says: Encode, Append, Prefix, Marshal, DecodeRecursive,
 // PartialDecode, Unmarshal and the canonical check. A goroutine's stack
-// survives it, race builds included (hostile_test.go), as encoding/json's
+// survives it, race builds included (depth_test.go), as encoding/json's
 // maxNestingDepth does for json. Only DecodeCPS, Decode and DecodeNext,
 // which keep their continuations on the heap, go past it when MaxDepth
 // asks; what they return deeper than this cannot be encoded again.
