@@ -62,6 +62,20 @@ func TestDepthCeilingIsExact(t *testing.T) {
 			t.Errorf("%s decoder at the ceiling: %v", d.name, err)
 		}
 	}
+	// Every recursive path survives the ceiling, under -race too.
+	if p, err := huge.Prefix(at); err != nil || len(p) != len(b) {
+		t.Errorf("Prefix at the ceiling: %v", err)
+	}
+	if m, err := huge.Marshal(at); err != nil || len(m) != len(b) {
+		t.Errorf("Marshal at the ceiling: %v", err)
+	}
+	if back, full, _, err := huge.PartialDecode(b); err != nil || !full || !term.Equal(back, at) {
+		t.Errorf("PartialDecode at the ceiling: %v", err)
+	}
+	var v any
+	if err := huge.Unmarshal(b, &v); err != nil {
+		t.Errorf("Unmarshal at the ceiling: %v", err)
+	}
 	if _, err := huge.Encode(term.Tuple(at)); !errors.Is(err, ErrDepth) {
 		t.Errorf("Encode one past the ceiling: %v, want ErrDepth", err)
 	}
