@@ -57,14 +57,76 @@ func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
 // encoding's: pids, ports and references. Erlang prints maps in it.
 func compareErlang(a, b Term) int { return compare(a, b, orderErlang) }
 
-func compare(a, b Term, keys order) int {
+func compare(a, b Term, keys order) int { return compareRec(a, b, keys, 0) }
+
+// maxCompareRecursion is how deep compareRec recurses before it hands the
+// rest to compareDeep: recursion is the fast way for the terms keys are
+// made of, and the explicit stack the safe way for terms built in code,
+// which no input bounds and which may be nested millions deep.
+const maxCompareRecursion = 1000
+
+// compareRec compares by direct recursion, depth levels down.
+func compareRec(a, b Term, keys order, depth int) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
 		return cmp.Compare(ra, rb)
 	}
 	if !isCompound(a.kind) {
 		return compareLeaf(a, b, keys)
 	}
-	return compareDeep(a, b, keys)
+	if depth >= maxCompareRecursion {
+		return compareDeep(a, b, keys)
+	}
+	switch a.kind {
+	case KindTuple:
+		if c := cmp.Compare(a.num, b.num); c != 0 {
+			return c
+		}
+		return compareSlices(a.slice(), b.slice(), keys, depth+1)
+	case KindList:
+		return compareLists(a, b, keys, depth+1)
+	case KindMap:
+		if c := cmp.Compare(a.num, b.num); c != 0 {
+			return c
+		}
+		ea, eb := a.Entries(), b.Entries()
+		for i := range ea {
+			if c := compareRec(ea[i].Key, eb[i].Key, keys, depth+1); c != 0 {
+				return c
+			}
+			if c := compareRec(ea[i].Value, eb[i].Value, keys, depth+1); c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	// KindDesc
+	return -compareRec(a.Inner(), b.Inner(), keys, depth+1)
+}
+
+func compareSlices(a, b []Term, keys order, depth int) int {
+	for i := range min(len(a), len(b)) {
+		if c := compareRec(a[i], b[i], keys, depth); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// compareLists follows the list layout: elements in turn, then an end
+// marker that sorts an improper tail (1) before the proper end (2) before
+// any further element, and a bitstring tail (19) after all of them.
+func compareLists(a, b Term, keys order, depth int) int {
+	ea, eb := a.Elems(), b.Elems()
+	for i := range min(len(ea), len(eb)) {
+		if c := compareRec(ea[i], eb[i], keys, depth); c != 0 {
+			return c
+		}
+	}
+	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
+	if c := cmp.Compare(endA, endB); c != 0 || endA == endProper || endA == endElem {
+		return c
+	}
+	return compareRec(a.Tail(), b.Tail(), keys, depth)
 }
 
 func isCompound(k Kind) bool {
@@ -83,11 +145,10 @@ type cmpTask struct {
 }
 
 // compareDeep walks compound terms with an explicit stack of tasks rather
-// than by recursion, so that terms built in code, which no input bounds,
-// compare at any depth: the first difference in a depth-first, left-to-
-// right walk decides, as in the encoding. A chain of one-element compounds
-// keeps the stack at one task; it grows only with siblings still to
-// compare.
+// than by recursion, so that terms built in code compare at any depth: the
+// first difference in a depth-first, left-to-right walk decides, as in
+// compareRec and the encoding. A chain of one-element compounds keeps the
+// stack at one task; it grows only with siblings still to compare.
 func compareDeep(a, b Term, keys order) int {
 	var buf [8]cmpTask
 	st := append(buf[:0], cmpTask{x: a, y: b, isPair: true})
@@ -162,9 +223,7 @@ func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask)
 	return compareLeaf(x, y, keys), st
 }
 
-// pushList follows the list layout: elements in turn, then an end marker
-// that sorts an improper tail (1) before the proper end (2) before any
-// further element, and a bitstring tail (19) after all of them.
+// pushList is compareLists for compareDeep.
 func pushList(a, b Term, neg bool, st []cmpTask) []cmpTask {
 	ea, eb := a.Elems(), b.Elems()
 	n := min(len(ea), len(eb))
