@@ -2,7 +2,10 @@ package sext
 
 import (
 	"errors"
+	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"github.com/erlsext/sext/term"
 )
@@ -125,4 +128,30 @@ func TestCompareMatchAnyDepth(t *testing.T) {
 	if v, _ := bs.Get("$1"); !ok || !term.Equal(v, term.Atom("leaf")) {
 		t.Errorf("Match of a deep pattern: %v, %v", ok, bs)
 	}
+}
+
+// TestPropMatchDeepAgrees: matchDeep, the explicit-stack walk matchRec
+// hands deep terms to, gives matchRec's answer and bindings.
+func TestPropMatchDeepAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		x := genTerm(3).Draw(t, "x")
+		var n int
+		p := drawPattern(t, x, &n)
+		if rapid.Bool().Draw(t, "repeat") && n > 0 { // '$1' twice: bound values must agree
+			p = term.Tuple(p, term.Atom("$1"))
+			x = term.Tuple(x, genTerm(1).Draw(t, "second"))
+		}
+		y := x
+		if rapid.Bool().Draw(t, "mutate") {
+			y = mutate(t, x)
+		}
+		var rec, deep Bindings
+		okRec, okDeep := matchRec(p, y, &rec, 0), matchDeep(p, y, &deep)
+		if okRec != okDeep {
+			t.Fatalf("Match(%s, %s): recursive %v, explicit stack %v", p, y, okRec, okDeep)
+		}
+		if okRec && !slices.EqualFunc(rec, deep, func(a, b Binding) bool { return a.Name == b.Name && term.Equal(a.Value, b.Value) }) {
+			t.Fatalf("Match(%s, %s): bindings %v and %v", p, y, rec, deep)
+		}
+	})
 }

@@ -38,8 +38,70 @@ func (bs Bindings) Get(name string) (term.Term, bool) {
 // is the exact filter for its results.
 func Match(pattern, t term.Term) (Bindings, bool) {
 	var bs Bindings
-	ok := match(pattern, t, &bs)
+	ok := matchRec(pattern, t, &bs, 0)
 	return bs, ok
+}
+
+// maxMatchRecursion is how deep matchRec recurses before it hands the rest
+// to matchDeep: recursion is the fast way for patterns of keys, the
+// explicit stack the safe way for terms built in code, which no input
+// bounds.
+const maxMatchRecursion = 1000
+
+// matchRec matches by direct recursion, depth levels down.
+func matchRec(p, t term.Term, bs *Bindings, depth int) bool {
+	if depth >= maxMatchRecursion {
+		return matchDeep(p, t, bs)
+	}
+	depth++
+	switch p.Kind() {
+	case term.KindAtom:
+		ok, _ := matchStep(p, t, bs, nil)
+		return ok
+	case term.KindTuple:
+		if t.Kind() != term.KindTuple || t.Len() != p.Len() {
+			return false
+		}
+		return matchAll(p.Elems(), t.Elems(), bs, depth)
+	case term.KindList:
+		if t.Kind() != term.KindList {
+			return false
+		}
+		pe, te := p.Elems(), t.Elems()
+		if len(te) < len(pe) || !matchAll(pe, te[:len(pe)], bs, depth) {
+			return false
+		}
+		switch tail := p.Tail(); {
+		case IsWildcard(tail):
+			if tail.Atom() == "_" { // binds nothing: no need to build the rest
+				return true
+			}
+			return matchRec(tail, term.ImproperList(te[len(pe):len(te):len(te)], t.Tail()), bs, depth)
+		case len(te) != len(pe):
+			return false
+		case p.IsProper():
+			return t.IsProper()
+		default:
+			return !t.IsProper() && matchRec(tail, t.Tail(), bs, depth)
+		}
+	case term.KindMap:
+		if t.Kind() != term.KindMap || t.Len() != p.Len() {
+			return false
+		}
+		return matchAll(entryTerms(p.Entries()), entryTerms(t.Entries()), bs, depth)
+	case term.KindDesc:
+		return t.Kind() == term.KindDesc && matchRec(p.Inner(), t.Inner(), bs, depth)
+	}
+	return term.Equal(p, t)
+}
+
+func matchAll(ps, ts []term.Term, bs *Bindings, depth int) bool {
+	for i := range ps {
+		if !matchRec(ps[i], ts[i], bs, depth) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchTask is work left for match: one pattern and term, or two runs of
@@ -50,10 +112,11 @@ type matchTask struct {
 	run    bool
 }
 
-// match walks with an explicit stack, not by recursion, so that patterns
-// and terms built in code match at any depth. Tasks run depth first, left
-// to right, so wildcards bind in the order they are met.
-func match(p, t term.Term, bs *Bindings) bool {
+// matchDeep walks with an explicit stack, not by recursion, so that
+// patterns and terms built in code match at any depth. Tasks run depth
+// first, left to right, as in matchRec, so wildcards bind in the order
+// they are met.
+func matchDeep(p, t term.Term, bs *Bindings) bool {
 	var buf [8]matchTask
 	st := append(buf[:0], matchTask{p: p, t: t})
 	for len(st) > 0 {
