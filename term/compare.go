@@ -57,26 +57,35 @@ func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
 // encoding's: pids, ports and references. Erlang prints maps in it.
 func compareErlang(a, b Term) int { return compare(a, b, orderErlang) }
 
-func compare(a, b Term, keys order) int { return compareRec(a, b, keys, 0) }
+func compare(a, b Term, keys order) int { return compareAt(a, b, keys, 0) }
 
-// maxCompareRecursion is how deep compareRec recurses before it hands the
+// maxCompareRecursion is how deep compareAt recurses before it hands the
 // rest to compareDeep: recursion is the fast way for the terms keys are
 // made of, and the explicit stack the safe way for terms built in code,
 // which no input bounds and which may be nested millions deep.
 const maxCompareRecursion = 1000
 
-// compareRec compares by direct recursion, depth levels down.
-func compareRec(a, b Term, keys order, depth int) int {
+// compareAt compares by direct recursion, depth compounds down.
+func compareAt(a, b Term, keys order, depth int) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
 		return cmp.Compare(ra, rb)
 	}
-	if !isCompound(a.kind) {
-		return compareLeaf(a, b, keys)
-	}
-	if depth >= maxCompareRecursion {
+	if depth >= maxCompareRecursion && isCompound(a.kind) {
 		return compareDeep(a, b, keys)
 	}
 	switch a.kind {
+	case KindInt, KindFloat:
+		if keys == orderKeys && a.kind != b.kind {
+			if a.kind == KindInt {
+				return -1
+			}
+			return 1
+		}
+		return compareNumbers(a, b)
+	case KindAtom:
+		return strings.Compare(a.Atom(), b.Atom())
+	case KindBinary:
+		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
 	case KindTuple:
 		if c := cmp.Compare(a.num, b.num); c != 0 {
 			return c
@@ -90,43 +99,33 @@ func compareRec(a, b Term, keys order, depth int) int {
 		}
 		ea, eb := a.Entries(), b.Entries()
 		for i := range ea {
-			if c := compareRec(ea[i].Key, eb[i].Key, keys, depth+1); c != 0 {
+			if c := compareAt(ea[i].Key, eb[i].Key, keys, depth+1); c != 0 {
 				return c
 			}
-			if c := compareRec(ea[i].Value, eb[i].Value, keys, depth+1); c != 0 {
+			if c := compareAt(ea[i].Value, eb[i].Value, keys, depth+1); c != 0 {
 				return c
 			}
 		}
 		return 0
-	}
-	// KindDesc
-	return -compareRec(a.Inner(), b.Inner(), keys, depth+1)
-}
-
-func compareSlices(a, b []Term, keys order, depth int) int {
-	for i := range min(len(a), len(b)) {
-		if c := compareRec(a[i], b[i], keys, depth); c != 0 {
-			return c
+	case KindPid:
+		pa, pb := a.Pid(), b.Pid()
+		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
+			cmp.Compare(pa.Serial, pb.Serial), cmp.Compare(pa.Creation, pb.Creation))
+	case KindPort:
+		pa, pb := a.Port(), b.Port()
+		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
+			cmp.Compare(pa.Creation, pb.Creation))
+	case KindRef:
+		ra, rb := a.Ref(), b.Ref()
+		ids := compareWords(ra.IDs, rb.IDs)
+		if keys != orderBytes {
+			ids = compareWordsErlang(ra.IDs, rb.IDs)
 		}
+		return cmpChain(compareNodes(ra.Node, rb.Node, keys), cmp.Compare(ra.Creation, rb.Creation), ids)
+	case KindDesc:
+		return -compareAt(a.Inner(), b.Inner(), keys, depth+1)
 	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// compareLists follows the list layout: elements in turn, then an end
-// marker that sorts an improper tail (1) before the proper end (2) before
-// any further element, and a bitstring tail (19) after all of them.
-func compareLists(a, b Term, keys order, depth int) int {
-	ea, eb := a.Elems(), b.Elems()
-	for i := range min(len(ea), len(eb)) {
-		if c := compareRec(ea[i], eb[i], keys, depth); c != 0 {
-			return c
-		}
-	}
-	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
-	if c := cmp.Compare(endA, endB); c != 0 || endA == endProper || endA == endElem {
-		return c
-	}
-	return compareRec(a.Tail(), b.Tail(), keys, depth)
+	return 0
 }
 
 func isCompound(k Kind) bool {
@@ -147,7 +146,7 @@ type cmpTask struct {
 // compareDeep walks compound terms with an explicit stack of tasks rather
 // than by recursion, so that terms built in code compare at any depth: the
 // first difference in a depth-first, left-to-right walk decides, as in
-// compareRec and the encoding. A chain of one-element compounds keeps the
+// compareAt and the encoding. A chain of one-element compounds keeps the
 // stack at one task; it grows only with siblings still to compare.
 func compareDeep(a, b Term, keys order) int {
 	var buf [8]cmpTask
@@ -220,7 +219,7 @@ func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask)
 	case KindDesc:
 		return 0, append(st, cmpTask{x: x.Inner(), y: y.Inner(), neg: !neg, isPair: true})
 	}
-	return compareLeaf(x, y, keys), st
+	return compareAt(x, y, keys, 0), st // a leaf: no recursion
 }
 
 // pushList is compareLists for compareDeep.
@@ -238,40 +237,6 @@ func pushList(a, b Term, neg bool, st []cmpTask) []cmpTask {
 		st = append(st, cmpTask{xs: ea[:n], ys: eb[:n], neg: neg, run: true})
 	}
 	return st
-}
-
-// compareLeaf compares two terms of the same rank that hold no others.
-func compareLeaf(a, b Term, keys order) int {
-	switch a.kind {
-	case KindInt, KindFloat:
-		if keys == orderKeys && a.kind != b.kind {
-			if a.kind == KindInt {
-				return -1
-			}
-			return 1
-		}
-		return compareNumbers(a, b)
-	case KindAtom:
-		return strings.Compare(a.Atom(), b.Atom())
-	case KindBinary:
-		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
-	case KindPid:
-		pa, pb := a.Pid(), b.Pid()
-		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
-			cmp.Compare(pa.Serial, pb.Serial), cmp.Compare(pa.Creation, pb.Creation))
-	case KindPort:
-		pa, pb := a.Port(), b.Port()
-		return cmpChain(compareNodes(pa.Node, pb.Node, keys), cmp.Compare(pa.ID, pb.ID),
-			cmp.Compare(pa.Creation, pb.Creation))
-	case KindRef:
-		ra, rb := a.Ref(), b.Ref()
-		ids := compareWords(ra.IDs, rb.IDs)
-		if keys != orderBytes {
-			ids = compareWordsErlang(ra.IDs, rb.IDs)
-		}
-		return cmpChain(compareNodes(ra.Node, rb.Node, keys), cmp.Compare(ra.Creation, rb.Creation), ids)
-	}
-	return 0
 }
 
 // Equal reports whether a and b are the same term: Compare(a, b) == 0.
@@ -323,6 +288,32 @@ func compareWords(a, b []uint32) int {
 		}
 	}
 	return cmp.Compare(len(a), len(b))
+}
+
+func compareSlices(a, b []Term, keys order, depth int) int {
+	for i := range min(len(a), len(b)) {
+		if c := compareAt(a[i], b[i], keys, depth); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// compareLists follows the list layout: elements in turn, then an end
+// marker that sorts an improper tail (1) before the proper end (2) before
+// any further element, and a bitstring tail (19) after all of them.
+func compareLists(a, b Term, keys order, depth int) int {
+	ea, eb := a.Elems(), b.Elems()
+	for i := range min(len(ea), len(eb)) {
+		if c := compareAt(ea[i], eb[i], keys, depth); c != 0 {
+			return c
+		}
+	}
+	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
+	if c := cmp.Compare(endA, endB); c != 0 || endA == endProper || endA == endElem {
+		return c
+	}
+	return compareAt(a.Tail(), b.Tail(), keys, depth)
 }
 
 const (

@@ -25,8 +25,8 @@ func TestParseDepthCeiling(t *testing.T) {
 	}
 }
 
-// compareDeep, the explicit-stack walk compareRec hands deep terms to,
-// gives compareRec's answer in every order.
+// compareDeep, the explicit-stack walk compareAt hands deep terms to,
+// gives compareAt's answer in every order.
 func TestCompareDeepAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 20_000 {
@@ -40,8 +40,8 @@ func TestCompareDeepAgrees(t *testing.T) {
 		}
 		for _, x := range [][2]Term{{a, b}, {b, a}, {a, a}} {
 			for _, o := range []order{orderBytes, orderKeys, orderErlang} {
-				if got, want := compareDeep(x[0], x[1], o), compareRec(x[0], x[1], o, 0); got != want {
-					t.Fatalf("order %d: compareDeep(%s, %s) = %d, compareRec %d", o, x[0], x[1], got, want)
+				if got, want := compareDeep(x[0], x[1], o), compareAt(x[0], x[1], o, 0); got != want {
+					t.Fatalf("order %d: compareDeep(%s, %s) = %d, compareAt %d", o, x[0], x[1], got, want)
 				}
 			}
 		}
