@@ -120,7 +120,7 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	switch t.Kind() {
 	case term.KindInt:
 		m, neg := intMagnitude(t)
-		return e.appendIntPart(dst, m, neg, false), nil
+		return e.appendInt(dst, m, neg)
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
 	case term.KindAtom:
@@ -239,4 +239,16 @@ func appendCreation(dst []byte, c uint32) []byte {
 	return binary.BigEndian.AppendUint32(append(dst, 0xFF), c)
 }
 
-func quote(s string) string { return term.Atom(s).String() }
+// quote returns an atom's name as Erlang text for an error message, its
+// first 64 bytes or fewer and "…" if longer: atoms built in code may be of
+// any length, and an error message should not be.
+func quote(s string) string {
+	if len(s) > 64 {
+		n := 64
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return term.Atom(s).String()
+}
