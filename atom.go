@@ -2,51 +2,47 @@ package sext
 
 import (
 	"errors"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/erlsext/sext/term"
 )
 
-// Decoded atoms and node names are interned: the same few names recur in
-// every key, and a map lookup keyed by string(b) does not allocate. The
-// table is bounded so that hostile input cannot grow it without limit;
-// past the bound, names are allocated as usual.
+// Decoded atoms and node names are interned per decoder: the same few
+// names recur in every key, and a map lookup keyed by string(b) does not
+// allocate. Each pooled scratch space and each Decoder has its own table,
+// so decoders on different goroutines share no lock, and a table that
+// reaches its bound starts afresh rather than stop interning: the names of
+// this year's keys are interned even after a million others went by.
+// Interned strings are allocated on their own, never in an arena, so a
+// term keeps them whatever happens to the decoder.
 const (
 	internMaxLen     = 255 // Erlang's own limit on atom length
-	internMaxEntries = 1 << 13
+	internMaxEntries = 1 << 12
 )
 
-var interned = struct {
-	sync.RWMutex
-	names map[string]string
-}{names: make(map[string]string)}
-
 // intern returns a string equal to b, shared where it can be.
-func intern(b []byte) string {
+func (s *scratchSpace) intern(b []byte) string {
 	if len(b) > internMaxLen {
 		return string(b)
 	}
-	interned.RLock()
-	s, ok := interned.names[string(b)]
-	interned.RUnlock()
-	if ok {
-		return s
+	if name, ok := s.names[string(b)]; ok {
+		return name
 	}
-	s = string(b)
-	interned.Lock()
-	if len(interned.names) < internMaxEntries {
-		interned.names[s] = s
+	if s.names == nil {
+		s.names = make(map[string]string, 64)
+	} else if len(s.names) >= internMaxEntries {
+		clear(s.names)
 	}
-	interned.Unlock()
-	return s
+	name := string(b)
+	s.names[name] = name
+	return name
 }
 
 var errAtomUTF8 = errors.New("atom is not valid UTF-8")
 
 // atomFromBytes makes the atom whose encoded name is b: Latin-1 (each
 // byte one character) or UTF-8.
-func atomFromBytes(b []byte, utf8Atoms bool) (term.Term, error) {
+func (s *scratchSpace) atomFromBytes(b []byte, utf8Atoms bool) (term.Term, error) {
 	ascii := true
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
@@ -56,19 +52,17 @@ func atomFromBytes(b []byte, utf8Atoms bool) (term.Term, error) {
 	}
 	switch {
 	case ascii:
-		return term.Atom(intern(b)), nil
+		return term.Atom(s.intern(b)), nil
 	case utf8Atoms:
 		if !utf8.Valid(b) {
 			return term.Term{}, errAtomUTF8
 		}
-		return term.Atom(intern(b)), nil
+		return term.Atom(s.intern(b)), nil
 	}
-	s := make([]byte, 0, 2*len(b))
+	latin := s.wide[:0]
 	for _, c := range b {
-		s = utf8.AppendRune(s, rune(c))
+		latin = utf8.AppendRune(latin, rune(c))
 	}
-	return term.Atom(string(s)), nil
+	s.wide = latin[:0]
+	return term.Atom(s.intern(latin)), nil
 }
-
-// nodeName makes a node name from its bytes, which Erlang writes as UTF-8.
-func nodeName(b []byte) string { return intern(b) }

@@ -12,10 +12,10 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// decoder holds what both decoders share: the input, the options, and
-// scratch space reused across one decode. The two decoders differ only in
-// how they walk compound terms (decode_recursive.go, decode_cps.go); the
-// leaves are read here.
+// decoder holds what both decoders share: the input, the options, the
+// arena the term's memory comes from, and scratch space reused across
+// decodes. The two decoders differ only in how they walk compound terms
+// (decode_recursive.go, decode_cps.go); the leaves are read here.
 type decoder struct {
 	buf      []byte
 	utf8     bool
@@ -23,17 +23,24 @@ type decoder struct {
 	depth    int // open compounds, for the recursive decoder
 	intLimit int // the most bytes a negative bignum's word count may claim
 
-	scratchSpace
-	home *scratchSpace // where scratchSpace came from in the pool
+	*scratchSpace // from the pool, or a Decoder's own
 }
 
 // scratchSpace is what a decoder reuses from one decode to the next: a
-// pool keeps it, so that decoding a small key allocates only the term.
+// pool keeps it for the plain decoders, a Decoder keeps its own. None of
+// it ever becomes part of a term, except interned names, which are
+// allocated on their own and never reused.
 type scratchSpace struct {
+	a       arena
 	stack   []term.Term // list elements being collected
 	konts   []kont      // the continuation stack of valueCPS
 	outers  [][]byte    // inputs that descending terms interrupt, for valueCPS
 	scratch []byte      // unframed bytes of atoms, numbers and nodes
+	wide    []byte      // a negative bignum's magnitude
+	tbuf    []byte      // descending terms' inner bytes (transient)
+	enc     []byte      // the encoding a canonical decode compares with
+	names   map[string]string
+	bigTmp  big.Int // a float's large integer part
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratchSpace) }}
@@ -43,21 +50,52 @@ var scratchPool = sync.Pool{New: func() any { return new(scratchSpace) }}
 const maxPooled = 1 << 16
 
 func newDecoder(b []byte, o Options) decoder {
-	home := scratchPool.Get().(*scratchSpace)
-	return decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b)),
-		scratchSpace: *home, home: home}
+	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}
+	d.scratchSpace = scratchPool.Get().(*scratchSpace)
+	d.a.direct = true
+	return d
 }
 
-// release returns the scratch space to the pool, emptied so that it holds
-// on to no terms.
-func (d *decoder) release() {
-	if cap(d.stack) > maxPooled || cap(d.konts) > maxPooled || cap(d.scratch) > maxPooled {
-		return
+// useArena makes a plain decode of a compound term build it in the
+// pooled arena, to be copied out by keep; a leaf is built in direct mode,
+// where it takes at most two allocations anyway and no copy.
+func (d *decoder) useArena() {
+	d.a.direct = !layoutOK || len(d.buf) == 0 ||
+		d.buf[0] != tagTuple && d.buf[0] != tagList && d.buf[0] != tagDesc
+}
+
+// keep ends a plain decode: a term built in the arena is copied out of
+// it, and the arena is emptied for the next decode.
+func (d *decoder) keep(t term.Term, err error) (term.Term, error) {
+	if err != nil {
+		d.a.reset()
+		return term.Term{}, err
 	}
-	clear(d.stack)
-	clear(d.outers)
-	*d.home = scratchSpace{stack: d.stack[:0], konts: d.konts[:0], outers: d.outers[:0], scratch: d.scratch[:0]}
-	scratchPool.Put(d.home)
+	return d.a.keep(t), nil
+}
+
+// release returns the decoder's scratch space to the pool.
+func (d *decoder) release() {
+	d.scratchSpace.release()
+	d.scratchSpace = nil
+}
+
+// release returns s to the pool.
+func (s *scratchSpace) release() {
+	if s.finish() {
+		scratchPool.Put(s)
+	}
+}
+
+// finish empties the scratch space, so that it holds on to no terms, and
+// reports whether it is small enough to keep.
+func (s *scratchSpace) finish() bool {
+	clear(s.stack)
+	clear(s.outers)
+	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
+	s.tbuf = s.tbuf[:0]
+	return cap(s.stack) <= maxPooled && cap(s.konts) <= maxPooled && cap(s.scratch) <= maxPooled &&
+		cap(s.tbuf) <= maxPooled && cap(s.wide) <= maxPooled && cap(s.enc) <= maxPooled
 }
 
 // minTermLen is the fewest bytes any encoded term takes, which bounds what
@@ -96,17 +134,48 @@ func (d *decoder) enter(pos, open int) error {
 	return nil
 }
 
-// takeList moves the elements collected since start into a new slice.
+// takeList moves the elements collected since start into the arena.
 func (d *decoder) takeList(start int) []term.Term {
 	n := len(d.stack) - start
 	if n == 0 {
 		return nil
 	}
-	elems := make([]term.Term, n)
+	elems := d.a.takeTerms(n)
 	copy(elems, d.stack[start:])
 	clear(d.stack[start:])
 	d.stack = d.stack[:start]
 	return elems
+}
+
+// takeImproper moves the elements collected since start, the last of
+// them an improper tail, into the arena as [e1, ..., en | tail]. A tail
+// that is itself a list is joined on in the arena, where term.ListWithTail
+// would copy it to memory of its own.
+func (d *decoder) takeImproper(start int) term.Term {
+	tail := d.stack[len(d.stack)-1]
+	if tail.Kind() != term.KindList {
+		return term.ListWithTail(d.takeList(start)...)
+	}
+	d.stack = d.stack[:len(d.stack)-1]
+	d.stack = append(d.stack, tail.Elems()...)
+	if !tail.IsProper() {
+		d.stack = append(d.stack, tail.Tail())
+		return term.ListWithTail(d.takeList(start)...)
+	}
+	return term.List(d.takeList(start)...)
+}
+
+// transient returns n bytes that stay valid until the decode ends: a
+// descending term's inner bytes, which the decoders read while the input
+// they came from waits. A full buffer is replaced, not grown, so that the
+// inner bytes handed out before stay where they are.
+func (d *decoder) transient(n int) []byte {
+	if len(d.tbuf)+n > cap(d.tbuf) {
+		d.tbuf = make([]byte, 0, max(2*cap(d.tbuf), n, 256))
+	}
+	s := d.tbuf[len(d.tbuf) : len(d.tbuf)+n : len(d.tbuf)+n]
+	d.tbuf = d.tbuf[:len(d.tbuf)+n]
+	return s
 }
 
 // descInner unframes the descending term at pos and returns the inner
@@ -119,7 +188,7 @@ func (d *decoder) descInner(pos int) ([]byte, int, error) {
 	if f.bits&7 != 0 {
 		return nil, 0, errAt(pos, ErrInvalid, "descending term is not whole bytes")
 	}
-	inner := make([]byte, f.units)
+	inner := d.transient(f.units)
 	if err := unframe(inner, d.buf, pos+1, f, 0xFF); err != nil {
 		return nil, 0, err
 	}
@@ -198,7 +267,7 @@ func (d *decoder) binary(pos int) (term.Term, int, error) {
 	if f.units == 0 {
 		return term.Binary(nil), f.end, nil
 	}
-	data := make([]byte, f.units)
+	data := d.a.takeBytes(f.units)
 	if err := unframe(data, d.buf, pos+1, f, 0); err != nil {
 		return term.Term{}, 0, err
 	}
@@ -210,7 +279,7 @@ func (d *decoder) atom(pos int) (term.Term, int, error) {
 	if err != nil {
 		return term.Term{}, 0, err
 	}
-	t, err := atomFromBytes(name, d.utf8)
+	t, err := d.atomFromBytes(name, d.utf8)
 	if err != nil {
 		return term.Term{}, 0, errAt(pos, ErrInvalid, err.Error())
 	}
@@ -223,7 +292,7 @@ func (d *decoder) node(pos int) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	return nodeName(name), end, nil
+	return d.intern(name), end, nil
 }
 
 // creation reads a creation: one byte up to 3, or 255 and 32 bits.
@@ -357,12 +426,8 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 	if !ok {
 		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum size prefix")
 	}
-	var u uint64
-	var b *big.Int
-	if neg {
-		u, b, ok = complementWords(mag, words)
-	} else {
-		u, b, ok = bytesToInt(mag)
+	if mag = trimZeros(mag); neg {
+		mag, ok = d.complement(mag, words)
 	}
 	if !ok {
 		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum value")
@@ -372,9 +437,12 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 	}
 	switch flag := d.buf[p]; {
 	case !neg && flag == 0, neg && flag == 0xFF:
-		return intTerm(neg, u, b), p + 1, nil
+		return d.intTerm(neg, mag), p + 1, nil
 	case !neg && flag == 1, neg && flag == 0:
-		return d.float(pos, p+1, neg, u, b)
+		if len(mag) <= 8 {
+			return d.float(pos, p+1, neg, beUint(mag), nil)
+		}
+		return d.float(pos, p+1, neg, 0, d.bigTmp.SetBytes(mag))
 	}
 	return term.Term{}, 0, errAt(p, ErrInvalid, "number flag")
 }
@@ -398,60 +466,64 @@ func stripSize(raw []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// bytesToInt reads a big-endian magnitude as a uint64 when it fits.
-func bytesToInt(mag []byte) (uint64, *big.Int, bool) {
+// trimZeros drops a big-endian magnitude's leading zero bytes, keeping at
+// least one byte.
+func trimZeros(mag []byte) []byte {
 	for len(mag) > 1 && mag[0] == 0 {
 		mag = mag[1:]
 	}
-	if len(mag) <= 8 {
-		var u uint64
-		for _, c := range mag {
-			u = u<<8 | uint64(c)
-		}
-		return u, nil, true
-	}
-	return 0, new(big.Int).SetBytes(mag), true
+	return mag
 }
 
-// complementWords returns 2^(64*words)-1-adj, the magnitude of a negative
-// bignum; adj must fit in that many words.
-func complementWords(adj []byte, words int) (uint64, *big.Int, bool) {
-	for len(adj) > 1 && adj[0] == 0 {
-		adj = adj[1:]
+// beUint reads a big-endian magnitude of at most eight bytes.
+func beUint(mag []byte) uint64 {
+	var u uint64
+	for _, c := range mag {
+		u = u<<8 | uint64(c)
 	}
+	return u
+}
+
+// complement returns the big-endian bytes of 2^(64*words)-1-adj, the
+// magnitude of a negative bignum, in d.wide; adj must fit in that many
+// words.
+func (d *decoder) complement(adj []byte, words int) ([]byte, bool) {
 	if len(adj) > 8*words {
-		return 0, nil, false
+		return nil, false
 	}
-	if words == 1 {
-		u, _, _ := bytesToInt(adj)
-		return ^u, nil, true
+	if cap(d.wide) < 8*words {
+		d.wide = make([]byte, 8*words)
 	}
-	var small [64]byte // most bignums; SetBytes copies out of it
-	full := small[:0]
-	if 8*words > len(small) {
-		full = make([]byte, 8*words)
+	full := d.wide[:8*words]
+	pad := len(full) - len(adj)
+	for i := range pad {
+		full[i] = 0xFF
 	}
-	full = full[:8*words]
-	clear(full)
-	copy(full[len(full)-len(adj):], adj)
-	for i := range full {
-		full[i] = ^full[i]
+	for i, c := range adj {
+		full[pad+i] = ^c
 	}
-	return bytesToInt(full)
+	return trimZeros(full), true
 }
 
-func intTerm(neg bool, u uint64, b *big.Int) term.Term {
-	switch {
-	case b != nil && neg:
-		return term.OwnedBigInt(b.Neg(b))
-	case b != nil:
-		return term.OwnedBigInt(b)
-	case neg && u <= 1<<63:
-		return term.Int(int64(-u))
-	case neg:
-		return term.BigInt(new(big.Int).Neg(new(big.Int).SetUint64(u)))
+// intTerm makes the integer whose magnitude is mag (no leading zeros); one
+// beyond int64 takes its big.Int and words from the arena.
+func (d *decoder) intTerm(neg bool, mag []byte) term.Term {
+	if len(mag) <= 8 {
+		switch u := beUint(mag); {
+		case neg && u <= 1<<63:
+			return term.Int(int64(-u))
+		case !neg && u <= math.MaxInt64:
+			return term.Int(int64(u))
+		}
 	}
-	return term.Uint(u)
+	z := d.a.newBig()
+	w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
+	bigWords(w, mag)
+	z.SetBits(w)
+	if neg {
+		z.Neg(z)
+	}
+	return bigTerm(z)
 }
 
 // float reads the fraction section at p of the float whose integer part
@@ -503,8 +575,8 @@ func makeFloat(neg bool, u uint64, b *big.Int, r []byte, rbits int) (float64, bo
 	case zero: // an integral float
 		var x float64
 		if b != nil {
-			f, acc := new(big.Float).SetInt(b).Float64()
-			if acc != big.Exact || math.IsInf(f, 0) {
+			f, ok := exactFloat(b)
+			if !ok {
 				return 0, false
 			}
 			x = f
@@ -537,4 +609,24 @@ func readBits(r []byte, off, n int) uint64 {
 		v = v<<1 | uint64(r[bit>>3]>>(7-bit&7)&1)
 	}
 	return v
+}
+
+// exactFloat converts the positive integer b to a float64 when it is
+// exactly one, without the allocations of a big.Float.
+func exactFloat(b *big.Int) (float64, bool) {
+	n, tz := b.BitLen(), int(b.TrailingZeroBits())
+	if n > 1024 || n-tz > 53 {
+		return 0, false
+	}
+	// The significant bits, b >> tz, fit in one 64-bit value.
+	const wbits = wordBytes * 8
+	var m uint64
+	for i, sh := tz/wbits, -(tz % wbits); i < len(b.Bits()) && sh < 64; i, sh = i+1, sh+wbits {
+		if w := uint64(b.Bits()[i]); sh < 0 {
+			m |= w >> -sh
+		} else {
+			m |= w << sh
+		}
+	}
+	return math.Ldexp(float64(m), tz), true
 }

@@ -132,7 +132,7 @@ descend:
 				}
 			case kListTail:
 				d.stack = append(d.stack, v)
-				v = term.ListWithTail(d.takeList(k.start)...)
+				v = d.takeImproper(k.start)
 			case kMap:
 				d.stack = append(d.stack, v)
 				if len(d.stack)-k.start < 2*k.n {
@@ -146,7 +146,9 @@ descend:
 				d.buf, pos = d.outers[len(d.outers)-1], k.end
 				d.outers[len(d.outers)-1] = nil
 				d.outers = d.outers[:len(d.outers)-1]
-				v = term.Desc(v)
+				cell := d.a.takeTerms(1)
+				cell[0] = v
+				v = descOf(&cell[0])
 			}
 			d.pop()
 		}
@@ -156,17 +158,10 @@ descend:
 
 func (d *decoder) pop() { d.konts = d.konts[:len(d.konts)-1] }
 
-// takeEntries moves the keys and values collected since start into map
-// entries.
+// takeEntries moves the keys and values collected since start into the
+// arena, as map entries.
 func (d *decoder) takeEntries(start int) []term.MapEntry {
-	kv := d.stack[start:]
-	entries := make([]term.MapEntry, len(kv)/2)
-	for i := range entries {
-		entries[i] = term.MapEntry{Key: kv[2*i], Value: kv[2*i+1]}
-	}
-	clear(kv)
-	d.stack = d.stack[:start]
-	return entries
+	return asEntries(d.takeList(start))
 }
 
 // fail unwinds the stack after an error. An error inside a descending

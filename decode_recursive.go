@@ -17,7 +17,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 			return term.Term{}, 0, err
 		}
 		d.depth++
-		elems := make([]term.Term, n)
+		elems := d.a.takeTerms(n)
 		for i := range elems {
 			if elems[i], p, err = d.valueRecursive(p); err != nil {
 				return term.Term{}, 0, err
@@ -50,7 +50,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 				}
 				d.depth--
 				d.stack = append(d.stack, tail)
-				return term.ListWithTail(d.takeList(start)...), end, nil
+				return d.takeImproper(start), end, nil
 			}
 			x, end, err := d.valueRecursive(p)
 			if err != nil {
@@ -80,7 +80,9 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 		if err != nil {
 			return term.Term{}, 0, inDesc(err, pos)
 		}
-		return term.Desc(x), end, nil
+		cell := d.a.takeTerms(1)
+		cell[0] = x
+		return descOf(&cell[0]), end, nil
 	}
 	return d.leaf(pos)
 }
@@ -91,7 +93,7 @@ func (d *decoder) mapRecursive(pos int) (term.Term, int, error) {
 		return term.Term{}, 0, err
 	}
 	d.depth++
-	entries := make([]term.MapEntry, n)
+	entries := asEntries(d.a.takeTerms(2 * n))
 	for i := range entries {
 		if entries[i].Key, p, err = d.valueRecursive(p); err != nil {
 			return term.Term{}, 0, err

@@ -120,12 +120,18 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	switch t.Kind() {
 	case term.KindInt:
 		m, neg := intMagnitude(t)
-		return e.appendIntPart(dst, m, neg, false), nil
+		return e.appendInt(dst, m, neg)
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
 	case term.KindAtom:
+		if name := t.Atom(); len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
+			return appendShortFrame(append(dst, tagAtom), name), nil
+		}
 		return e.appendAtom(append(dst, tagAtom), t.Atom())
 	case term.KindBinary:
+		if n := t.BitLen(); n < 64 && n&7 == 0 {
+			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
+		}
 		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	case term.KindPid:
 		p := t.Pid()
@@ -190,6 +196,24 @@ func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
 	return frameTail(dst, start, 8*(len(dst)-start), false), nil
 }
 
+// appendShortFrame frames fewer than eight whole bytes, the names and
+// short binaries of most keys, without frameTail's general case: the n
+// units fill 9n bits of n+1 bytes, the padding the rest, and an end byte
+// of 8 follows.
+func appendShortFrame[S string | []byte](dst []byte, s S) []byte {
+	n := len(s)
+	if n == 0 {
+		return append(dst, emptyFrame)
+	}
+	var acc uint64
+	for i := range n {
+		acc = acc<<9 | 0x100 | uint64(s[i])
+	}
+	start := len(dst)
+	dst = binary.BigEndian.AppendUint64(dst, acc<<(64-9*n))
+	return append(dst[:start+n+1], 8)
+}
+
 func isASCII(s string) bool {
 	for i := range len(s) {
 		if s[i] >= utf8.RuneSelf {
@@ -215,4 +239,16 @@ func appendCreation(dst []byte, c uint32) []byte {
 	return binary.BigEndian.AppendUint32(append(dst, 0xFF), c)
 }
 
-func quote(s string) string { return term.Atom(s).String() }
+// quote returns an atom's name as Erlang text for an error message, its
+// first 64 bytes or fewer and "…" if longer: atoms built in code may be of
+// any length, and an error message should not be.
+func quote(s string) string {
+	if len(s) > 64 {
+		n := 64
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return term.Atom(s).String()
+}

@@ -3,6 +3,7 @@ package sext
 import (
 	"bytes"
 	"errors"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -31,6 +32,11 @@ func seedEncodings(f *testing.F) {
 // FuzzDecode checks that the two decoders agree on any input, never
 // panic, and that what they accept re-encodes to something that decodes
 // to the same term; canonical decoding gives back the input exactly.
+var fuzzDecoder struct {
+	sync.Mutex
+	Decoder
+}
+
 func FuzzDecode(f *testing.F) {
 	seedEncodings(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -39,6 +45,15 @@ func FuzzDecode(f *testing.F) {
 		if (errx == nil) != (erry == nil) || errx == nil && !term.Equal(x, y) {
 			t.Fatalf("decoders disagree on %x: %v, %v / %v, %v", b, x, errx, y, erry)
 		}
+		// One Decoder for all inputs, so that each decodes into memory the
+		// earlier ones used.
+		fuzzDecoder.Lock()
+		z, errz := fuzzDecoder.Decode(b)
+		if (errz == nil) != (erry == nil) || errz != nil && errz.Error() != erry.Error() ||
+			errz == nil && (!term.Equal(z, y) || !term.Equal(fuzzDecoder.Keep(z), y)) {
+			t.Fatalf("Decoder disagrees on %x: %v, %v / %v, %v", b, z, errz, y, erry)
+		}
+		fuzzDecoder.Unlock()
 		if errx != nil {
 			var de *DecodeError
 			if !errors.As(errx, &de) || de.Offset < 0 || de.Offset > len(b) {
@@ -237,8 +252,9 @@ func FuzzFastPaths(f *testing.F) {
 	f.Add([]byte{0xE9, 'x'}, int64(-1))
 	f.Add([]byte("日本"), int64(1<<31-1))
 	f.Fuzz(func(t *testing.T, name []byte, i int64) {
+		var s scratchSpace
 		for _, utf := range []bool{false, true} {
-			got, err := atomFromBytes(name, utf)
+			got, err := s.atomFromBytes(name, utf)
 			var want string
 			if utf {
 				want = string(name)

@@ -22,7 +22,7 @@ func genTerm(depth int) *rapid.Generator[term.Term] {
 func drawTerm(t *rapid.T, depth int) term.Term {
 	// rapid favours small draws: numbering compounds first keeps them
 	// frequent while depth lasts.
-	kind := 7 + rapid.IntRange(0, 8).Draw(t, "leaf")
+	kind := 7 + rapid.IntRange(0, 11).Draw(t, "leaf")
 	if depth > 0 && rapid.IntRange(0, 1).Draw(t, "nest") == 0 {
 		kind = rapid.IntRange(8, 11).Draw(t, "compound")
 	}

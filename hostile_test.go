@@ -82,8 +82,9 @@ func TestDeepTermBuiltInCode(t *testing.T) {
 	if _, err := Encode(x); !errors.Is(err, ErrDepth) {
 		t.Fatalf("Encode: %v, want ErrDepth", err)
 	}
-	if _, err := (Options{MaxDepth: n + 1}).Encode(x); err != nil {
-		t.Fatalf("Encode with MaxDepth above the depth: %v", err)
+	// Past MaxDepthCeiling no MaxDepth lets the recursive encoder in.
+	if _, err := (Options{MaxDepth: n + 1}).Encode(x); !errors.Is(err, ErrDepth) {
+		t.Fatalf("Encode with MaxDepth above the depth: %v, want ErrDepth", err)
 	}
 	if term.Compare(x, x) != 0 {
 		t.Fatal("Compare of a deep term with itself")

@@ -124,9 +124,9 @@ func (o Options) AppendMarshal(dst []byte, v any) ([]byte, error) {
 	}
 	out, err := codecFor(rv.Type(), codecOpts{}).app(dst, rv, encCtx{opts: o})
 	if err != nil {
-		return dst, atRoot(err, rv.Type())
+		err = atRoot(err, rv.Type())
 	}
-	return out, nil
+	return settle(dst, out, err)
 }
 
 // MarshalTerm converts v to the term that Marshal encodes (see Marshal).
@@ -514,7 +514,7 @@ func appendBig(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
 	if b.IsInt64() {
 		return e.appendInt64(dst, b.Int64()), nil
 	}
-	return e.appendIntPart(dst, magnitude{b: b.Bits()}, b.Sign() < 0, false), nil
+	return e.appendInt(dst, magnitude{b: b.Bits()}, b.Sign() < 0)
 }
 
 func termBig(v reflect.Value, _ encCtx) (term.Term, error) { return term.BigInt(bigOf(v)), nil }

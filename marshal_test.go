@@ -1061,25 +1061,6 @@ type benchKey struct {
 
 var benchValue = benchKey{Tenant: 42, At: time.Date(2025, 3, 4, 5, 6, 7, 8, time.UTC), User: "user-12345", Seq: 1 << 40}
 
-func TestAppendMarshalAllocs(t *testing.T) {
-	buf := make([]byte, 0, 128)
-	k := benchValue
-	e := eventKey{Region: 3, Kind: "click", Score: -2.5, Big: big.NewInt(7), Flag: true}
-	for _, tc := range []struct {
-		name string
-		v    any
-	}{{"benchKey", &k}, {"eventKey", &e}, {"int", ptr(5)}} {
-		var err error
-		n := testing.AllocsPerRun(100, func() { buf, err = sext.AppendMarshal(buf[:0], tc.v) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n != 0 {
-			t.Errorf("AppendMarshal(%s) allocated %v times, want 0", tc.name, n)
-		}
-	}
-}
-
 func BenchmarkAppendMarshal(b *testing.B) {
 	buf := make([]byte, 0, 128)
 	k := benchValue

@@ -1,6 +1,10 @@
 package sext
 
-import "github.com/erlsext/sext/term"
+import (
+	"unsafe"
+
+	"github.com/erlsext/sext/term"
+)
 
 // Binding is the term a '$N' wildcard matched.
 type Binding struct {
@@ -34,39 +38,37 @@ func (bs Bindings) Get(name string) (term.Term, bool) {
 // is the exact filter for its results.
 func Match(pattern, t term.Term) (Bindings, bool) {
 	var bs Bindings
-	ok := match(pattern, t, &bs)
+	ok := matchRec(pattern, t, &bs, 0)
 	return bs, ok
 }
 
-func match(p, t term.Term, bs *Bindings) bool {
+// maxMatchRecursion is how deep matchRec recurses before it hands the rest
+// to matchDeep: recursion is the fast way for patterns of keys, the
+// explicit stack the safe way for terms built in code, which no input
+// bounds.
+const maxMatchRecursion = 1000
+
+// matchRec matches by direct recursion, depth levels down.
+func matchRec(p, t term.Term, bs *Bindings, depth int) bool {
+	if depth >= maxMatchRecursion {
+		return matchDeep(p, t, bs)
+	}
+	depth++
 	switch p.Kind() {
 	case term.KindAtom:
-		name := p.Atom()
-		if !isWildName(name) {
-			break
-		}
-		if name == "_" {
-			return true
-		}
-		if v, ok := bs.Get(name); ok {
-			return term.Equal(v, t)
-		}
-		*bs = append(*bs, Binding{Name: name, Value: t})
-		return true
+		ok, _ := matchStep(p, t, bs, nil)
+		return ok
 	case term.KindTuple:
 		if t.Kind() != term.KindTuple || t.Len() != p.Len() {
 			return false
 		}
-		return matchAll(p.Elems(), t.Elems(), bs)
+		return matchAll(p.Elems(), t.Elems(), bs, depth)
 	case term.KindList:
 		if t.Kind() != term.KindList {
 			return false
 		}
 		pe, te := p.Elems(), t.Elems()
-		if len(te) < len(pe) {
-			return false
-		}
-		if !matchAll(pe, te[:len(pe)], bs) {
+		if len(te) < len(pe) || !matchAll(pe, te[:len(pe)], bs, depth) {
 			return false
 		}
 		switch tail := p.Tail(); {
@@ -74,36 +76,146 @@ func match(p, t term.Term, bs *Bindings) bool {
 			if tail.Atom() == "_" { // binds nothing: no need to build the rest
 				return true
 			}
-			return match(tail, term.ImproperList(te[len(pe):len(te):len(te)], t.Tail()), bs)
+			return matchRec(tail, term.ImproperList(te[len(pe):len(te):len(te)], t.Tail()), bs, depth)
 		case len(te) != len(pe):
 			return false
 		case p.IsProper():
 			return t.IsProper()
 		default:
-			return !t.IsProper() && match(tail, t.Tail(), bs)
+			return !t.IsProper() && matchRec(tail, t.Tail(), bs, depth)
 		}
 	case term.KindMap:
 		if t.Kind() != term.KindMap || t.Len() != p.Len() {
 			return false
 		}
-		pe, te := p.Entries(), t.Entries()
-		for i := range pe {
-			if !match(pe[i].Key, te[i].Key, bs) || !match(pe[i].Value, te[i].Value, bs) {
-				return false
-			}
-		}
-		return true
+		return matchAll(entryTerms(p.Entries()), entryTerms(t.Entries()), bs, depth)
 	case term.KindDesc:
-		return t.Kind() == term.KindDesc && match(p.Inner(), t.Inner(), bs)
+		return t.Kind() == term.KindDesc && matchRec(p.Inner(), t.Inner(), bs, depth)
 	}
 	return term.Equal(p, t)
 }
 
-func matchAll(ps, ts []term.Term, bs *Bindings) bool {
+func matchAll(ps, ts []term.Term, bs *Bindings, depth int) bool {
 	for i := range ps {
-		if !match(ps[i], ts[i], bs) {
+		if !matchRec(ps[i], ts[i], bs, depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// matchTask is work left for match: one pattern and term, or two runs of
+// them to match pairwise.
+type matchTask struct {
+	p, t   term.Term
+	ps, ts []term.Term // when run
+	run    bool
+}
+
+// matchDeep walks with an explicit stack, not by recursion, so that
+// patterns and terms built in code match at any depth. Tasks run depth
+// first, left to right, as in matchRec, so wildcards bind in the order
+// they are met.
+func matchDeep(p, t term.Term, bs *Bindings) bool {
+	var buf [8]matchTask
+	st := append(buf[:0], matchTask{p: p, t: t})
+	for len(st) > 0 {
+		top := &st[len(st)-1]
+		if top.run {
+			p, t = top.ps[0], top.ts[0]
+			if len(top.ps) == 1 {
+				st = st[:len(st)-1]
+			} else {
+				top.ps, top.ts = top.ps[1:], top.ts[1:]
+			}
+		} else {
+			p, t = top.p, top.t
+			st = st[:len(st)-1]
+		}
+		var ok bool
+		if ok, st = matchStep(p, t, bs, st); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// matchStep checks what p and t hold by themselves and pushes their
+// children for later.
+func matchStep(p, t term.Term, bs *Bindings, st []matchTask) (bool, []matchTask) {
+	switch p.Kind() {
+	case term.KindAtom:
+		name := p.Atom()
+		if !isWildName(name) {
+			break
+		}
+		if name == "_" {
+			return true, st
+		}
+		if v, ok := bs.Get(name); ok {
+			return term.Equal(v, t), st
+		}
+		*bs = append(*bs, Binding{Name: name, Value: t})
+		return true, st
+	case term.KindTuple:
+		if t.Kind() != term.KindTuple || t.Len() != p.Len() {
+			return false, st
+		}
+		return true, pushRun(st, p.Elems(), t.Elems())
+	case term.KindList:
+		if t.Kind() != term.KindList {
+			return false, st
+		}
+		pe, te := p.Elems(), t.Elems()
+		if len(te) < len(pe) {
+			return false, st
+		}
+		// The tail is matched after the elements: push it first.
+		switch tail := p.Tail(); {
+		case IsWildcard(tail):
+			if tail.Atom() != "_" { // '_' binds nothing: no need to build the rest
+				rest := term.ImproperList(te[len(pe):len(te):len(te)], t.Tail())
+				st = append(st, matchTask{p: tail, t: rest})
+			}
+		case len(te) != len(pe):
+			return false, st
+		case p.IsProper():
+			if !t.IsProper() {
+				return false, st
+			}
+		default:
+			if t.IsProper() {
+				return false, st
+			}
+			st = append(st, matchTask{p: tail, t: t.Tail()})
+		}
+		return true, pushRun(st, pe, te[:len(pe)])
+	case term.KindMap:
+		if t.Kind() != term.KindMap || t.Len() != p.Len() {
+			return false, st
+		}
+		return true, pushRun(st, entryTerms(p.Entries()), entryTerms(t.Entries()))
+	case term.KindDesc:
+		if t.Kind() != term.KindDesc {
+			return false, st
+		}
+		return true, append(st, matchTask{p: p.Inner(), t: t.Inner()})
+	}
+	return term.Equal(p, t), st
+}
+
+func pushRun(st []matchTask, ps, ts []term.Term) []matchTask {
+	if len(ps) == 0 {
+		return st
+	}
+	return append(st, matchTask{ps: ps, ts: ts, run: true})
+}
+
+// entryTerms views map entries as their keys and values in turn: a
+// MapEntry is two Terms, key first.
+func entryTerms(es []term.MapEntry) []term.Term {
+	if len(es) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&es[0].Key, 2*len(es))
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 
 	"github.com/erlsext/sext/term"
 )
@@ -70,6 +71,28 @@ func intMagnitude(t term.Term) (m magnitude, neg bool) {
 	b := t.BigInt()
 	return magnitude{b: b.Bits()}, b.Sign() < 0
 }
+
+// appendInt writes the integer m (negated if neg), or fails for a negative
+// bignum the decoders would refuse. Its word count (the 64-bit words of
+// the magnitude) sets the size of the number, not of its bytes: near a
+// power of 2^64 a number of a million words takes a few bytes, which is
+// why the decoders let a word count claim at most max(64 KiB, input
+// length) bytes. The encoder keeps to the same rule, counting only the
+// number's own bytes, so that every key it writes can be read back.
+func (e *encoder) appendInt(dst []byte, m magnitude, neg bool) ([]byte, error) {
+	start := len(dst)
+	dst = e.appendIntPart(dst, m, neg, false)
+	if neg && dst[start] == tagNegBig && int(e.words) > max(minIntLimit, len(dst)-start)/8 {
+		return dst[:start], &EncodeError{Err: ErrUnencodable, Detail: "negative bignum of " +
+			strconv.Itoa(int(e.words)) + " words in " + strconv.Itoa(len(dst)-start) +
+			" bytes: its word count claims more than the decoders allow (max(64 KiB, input length))"}
+	}
+	return dst, nil
+}
+
+// minIntLimit is the least a negative bignum's word count may always
+// claim, in bytes, whatever the input's length.
+const minIntLimit = 1 << 16 // as newDecoder sets intLimit
 
 // appendIntPart writes the integer form of m (negated if neg). fraction
 // tells that a float's fraction section will follow.

@@ -8,6 +8,15 @@ import "github.com/erlsext/sext/term"
 // rather than trust the input.
 const DefaultMaxDepth = 10000
 
+// MaxDepthCeiling is the most nesting the recursive paths take, whatever
+// Options.MaxDepth says: Encode, Append, Prefix, Marshal, DecodeRecursive,
+// PartialDecode, Unmarshal and the canonical check. A goroutine's stack
+// survives it, race builds included (depth_test.go), as encoding/json's
+// maxNestingDepth does for json. Only DecodeCPS, Decode and DecodeNext,
+// which keep their continuations on the heap, go past it when MaxDepth
+// asks; what they return deeper than this cannot be encoded again.
+const MaxDepthCeiling = 100_000
+
 // Options configures encoding, decoding and prefixes. The zero value
 // writes and reads exactly what the reference implementation does; the
 // package-level functions use it. Each field says which operations it
@@ -34,7 +43,9 @@ type Options struct {
 	// forms of numbers, creations or sizes. Decoding only.
 	Canonical bool
 
-	// MaxDepth limits nesting when decoding; 0 means DefaultMaxDepth.
+	// MaxDepth limits nesting when encoding, writing prefixes and
+	// decoding; 0 means DefaultMaxDepth. The recursive paths never go past
+	// MaxDepthCeiling.
 	MaxDepth int
 
 	// OrderedSB32 writes and reads the last, partial character of an sb32
@@ -47,7 +58,12 @@ type Options struct {
 	OrderedSB32 bool
 }
 
-func (o Options) maxDepth() int {
+// maxDepth is the nesting limit of the recursive paths.
+func (o Options) maxDepth() int { return min(o.maxDepthCPS(), MaxDepthCeiling) }
+
+// maxDepthCPS is the nesting limit of the continuation decoder, which
+// needs no ceiling: its stack is a slice, in proportion to the input.
+func (o Options) maxDepthCPS() int {
 	if o.MaxDepth > 0 {
 		return o.MaxDepth
 	}
@@ -55,19 +71,34 @@ func (o Options) maxDepth() int {
 }
 
 // Append appends the encoding of t to dst and returns the extended
-// buffer. It allocates nothing when dst has room.
+// buffer. It allocates nothing when dst has room. On error it returns dst
+// unchanged.
 func Append(dst []byte, t term.Term) ([]byte, error) { return Options{}.Append(dst, t) }
 
-// Encode returns the encoding of t.
+// Encode returns the encoding of t, or nil and an error.
 func Encode(t term.Term) ([]byte, error) { return Options{}.Append(nil, t) }
 
 // Encode returns the encoding of t under o.
 func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
 
-// Append appends the encoding of t under o to dst.
+// Append appends the encoding of t under o to dst. On error it returns
+// dst unchanged (bytes past its length, within its capacity, may have been
+// written), so that no half-written term reaches the caller.
 func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
 	e := newEncoder(o)
-	return e.appendTerm(dst, t)
+	out, err := e.appendTerm(dst, t)
+	return settle(dst, out, err)
+}
+
+// settle is where every append-style entry point (Append, AppendPrefix,
+// AppendMarshal, and through them Encode, Prefix, Marshal and the text
+// forms) drops what it wrote when it fails: the encoders find some errors
+// only halfway through a term.
+func settle(dst, out []byte, err error) ([]byte, error) {
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 // Decode decodes b, which must hold exactly one term. It uses DecodeCPS,
@@ -101,58 +132,73 @@ func (o Options) DecodeCPS(b []byte) (term.Term, error) {
 // DecodeNext decodes the term at the front of b under o and returns it
 // with the bytes that follow it.
 func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
-	d := newDecoder(b, o)
-	t, end, err := d.valueCPS(0)
-	d.release()
+	s := scratchPool.Get().(*scratchSpace)
+	t, end, err := o.decodeIn(s, b, true, false, true)
+	s.release()
 	if err != nil {
 		return term.Term{}, b, err
-	}
-	if o.Canonical {
-		if err := o.checkCanonical(b[:end], t); err != nil {
-			return term.Term{}, b, err
-		}
 	}
 	return t, b[end:], nil
 }
 
 func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
-	d := newDecoder(b, o)
+	s := scratchPool.Get().(*scratchSpace)
+	t, _, err := o.decodeIn(s, b, cps, true, true)
+	s.release()
+	return t, err
+}
+
+// decodeIn decodes the term at the front of b with the scratch space s,
+// with the continuation-stack decoder or the recursive one, and returns
+// the offset after it; whole asks that nothing follow the term. A plain
+// decode copies the term out of s's arena into memory of its own; a
+// Decoder's term stays in the arena, to be overwritten by the next decode.
+func (o Options) decodeIn(s *scratchSpace, b []byte, cps, whole, plain bool) (term.Term, int, error) {
+	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b)), scratchSpace: s}
+	if plain {
+		d.useArena()
+	} else {
+		s.a.reset()
+		s.a.direct = false
+	}
 	var t term.Term
 	var end int
 	var err error
 	if cps {
+		d.maxDepth = o.maxDepthCPS()
 		t, end, err = d.valueCPS(0)
 	} else {
 		t, end, err = d.valueRecursive(0)
 	}
-	d.release()
+	if err == nil && whole && end != len(b) {
+		err = errAt(end, ErrTrailing, "")
+	}
+	if plain {
+		t, err = d.keep(t, err)
+	}
+	if err == nil && o.Canonical {
+		s.enc, err = o.checkCanonical(s.enc[:0], b[:end], t)
+	}
 	if err != nil {
-		return term.Term{}, err
+		return term.Term{}, 0, err
 	}
-	if end != len(b) {
-		return term.Term{}, errAt(end, ErrTrailing, "")
-	}
-	if o.Canonical {
-		if err := o.checkCanonical(b, t); err != nil {
-			return term.Term{}, err
-		}
-	}
-	return t, nil
+	return t, end, nil
 }
 
-// checkCanonical compares b with the encoding of the term it decoded to.
-func (o Options) checkCanonical(b []byte, t term.Term) error {
-	enc, err := Options{UTF8Atoms: o.UTF8Atoms, MaxDepth: o.MaxDepth}.Encode(t)
+// checkCanonical compares b with the encoding of the term it decoded to,
+// which it appends to buf and returns for reuse.
+func (o Options) checkCanonical(buf, b []byte, t term.Term) ([]byte, error) {
+	enc, err := Options{UTF8Atoms: o.UTF8Atoms, MaxDepth: o.MaxDepth}.Append(buf, t)
 	if err != nil {
-		return errAt(0, ErrCanonical, err.Error())
+		return buf, errAt(0, ErrCanonical, err.Error())
 	}
 	for i := range min(len(b), len(enc)) {
 		if b[i] != enc[i] {
-			return errAt(i, ErrCanonical, "the encoder writes this term differently")
+			return enc, errAt(i, ErrCanonical, "the encoder writes this term differently")
 		}
 	}
 	if len(b) != len(enc) {
-		return errAt(min(len(b), len(enc)), ErrCanonical, "the encoder writes this term differently")
+		return enc, errAt(min(len(b), len(enc)), ErrCanonical, "the encoder writes this term differently")
 	}
-	return nil
+	return enc, nil
 }

@@ -54,11 +54,12 @@ func AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
 // Prefix returns the prefix of pattern under o.
 func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPrefix(nil, pattern) }
 
-// AppendPrefix appends the prefix of pattern under o to dst.
+// AppendPrefix appends the prefix of pattern under o to dst. On error it
+// returns dst unchanged.
 func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
 	e := newEncoder(o)
-	dst, _, err := e.appendPrefix(dst, pattern)
-	return dst, err
+	out, _, err := e.appendPrefix(dst, pattern)
+	return settle(dst, out, err)
 }
 
 // appendPrefix reports whether it met a wildcard, where the prefix ends.
@@ -186,9 +187,9 @@ func PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err err
 
 // PartialDecode decodes a prefix under o.
 func (o Options) PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err error) {
-	d := newDecoder(b, o)
-	pattern, full, end, err := d.partial(0)
-	d.release()
+	pd := partialDecoder{decoder: newDecoder(b, o), arity: max(maxPartialArity, len(b))}
+	pattern, full, end, err := pd.partial(0)
+	pd.release()
 	if err != nil {
 		return term.Term{}, false, b, err
 	}
@@ -197,16 +198,31 @@ func (o Options) PartialDecode(b []byte) (pattern term.Term, full bool, rest []b
 
 var wildcard = term.Atom("_")
 
-// maxPartialArity bounds the wildcards a cut-short tuple may be padded
-// with beyond what its remaining bytes could hold.
+// maxPartialArity is how many elements the tuples of one prefix may claim
+// in all, beyond one for each byte of input. A cut-short tuple keeps its
+// arity, so each one is padded with a wildcard for every element its bytes
+// lack; nested, each level would pad again, and a few bytes of headers
+// claiming 65,535 elements each would take gigabytes. So the claims share
+// one allowance for the whole prefix: a whole encoding never uses up its
+// share, since each element has a tag byte of its own, and padding costs
+// at most 24 bytes for each wildcard allowed (1.5 MiB beyond the input's
+// share).
 const maxPartialArity = 1 << 16
 
-func (d *decoder) partial(pos int) (term.Term, bool, int, error) {
+// partialDecoder is a decoder with what is left of the allowance.
+type partialDecoder struct {
+	decoder
+	arity int // elements tuples may still claim
+}
+
+func (pd *partialDecoder) partial(pos int) (term.Term, bool, int, error) {
+	d := &pd.decoder
 	if pos < len(d.buf) && d.buf[pos] == tagTuple && pos+5 <= len(d.buf) {
 		n := int(binary.BigEndian.Uint32(d.buf[pos+1:]))
-		if n > max(maxPartialArity, (len(d.buf)-pos-5)/minTermLen) {
-			return term.Term{}, false, 0, errAt(pos, ErrSize, "tuple arity")
+		if n > pd.arity {
+			return term.Term{}, false, 0, errAt(pos, ErrSize, "tuple arity: the prefix's tuples claim more elements than it allows")
 		}
+		pd.arity -= n
 		if err := d.enter(pos, d.depth); err != nil {
 			return term.Term{}, false, 0, err
 		}
@@ -215,7 +231,7 @@ func (d *decoder) partial(pos int) (term.Term, bool, int, error) {
 		elems := make([]term.Term, n)
 		p := pos + 5
 		for i := range elems {
-			x, full, end, err := d.partial(p)
+			x, full, end, err := pd.partial(p)
 			if err != nil {
 				return term.Term{}, false, 0, err
 			}
@@ -245,13 +261,13 @@ func (d *decoder) partial(pos int) (term.Term, bool, int, error) {
 			case c == markEnd:
 				return term.List(elems...), true, p + 1, nil
 			case c == markImproper || c == markBitTail:
-				tail, full, end, err := d.partial(p + 1)
+				tail, full, end, err := pd.partial(p + 1)
 				if err != nil {
 					return term.Term{}, false, 0, err
 				}
 				return term.ImproperList(elems, tail), full, end, nil
 			case c == tagDesc || c >= tagNegBig && c <= tagBinary:
-				x, full, end, err := d.partial(p)
+				x, full, end, err := pd.partial(p)
 				if err != nil {
 					return term.Term{}, false, 0, err
 				}

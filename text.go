@@ -171,7 +171,7 @@ func chopSB32(s string) string {
 	return s
 }
 
-// EncodeHex returns the hex text of t's encoding.
+// EncodeHex returns the hex text of t's encoding, or "" and an error.
 func (o Options) EncodeHex(t term.Term) (string, error) {
 	b, err := o.Encode(t)
 	return ToHex(b), err

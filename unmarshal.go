@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -34,6 +35,20 @@ func (o Options) Unmarshal(b []byte, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
+	// Decoding into values recurses: the terms must be within its ceiling.
+	o.MaxDepth = o.maxDepth()
+	if keepsNoTerm(rv.Type().Elem()) {
+		// The value will hold none of the term's memory, so the term is
+		// built in a pooled arena and never copied out of it.
+		s := scratchPool.Get().(*scratchSpace)
+		t, _, err := o.decodeIn(s, b, true, true, false)
+		if err == nil {
+			err = unmarshalTerm(t, rv)
+		}
+		s.a.reset()
+		s.release()
+		return err
+	}
 	t, err := o.Decode(b)
 	if err != nil {
 		return err
@@ -41,14 +56,99 @@ func (o Options) Unmarshal(b []byte, v any) error {
 	return unmarshalTerm(t, rv)
 }
 
+// noTermTypes caches keepsNoTerm.
+var noTermTypes sync.Map // reflect.Type -> bool
+
+// keepsNoTerm reports whether a value of type t, decoded, keeps none of
+// the term's memory: nowhere in it is a term.Term, an empty interface
+// (which receives the term) or an Unmarshaler (which may keep it). Every
+// other conversion copies what it takes.
+func keepsNoTerm(t reflect.Type) bool {
+	if v, ok := noTermTypes.Load(t); ok {
+		return v.(bool)
+	}
+	ok := noTermIn(t, make(map[reflect.Type]bool))
+	noTermTypes.Store(t, ok)
+	return ok
+}
+
+func noTermIn(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	if t == termType || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return false
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return noTermIn(t.Elem(), seen)
+	case reflect.Map:
+		return noTermIn(t.Key(), seen) && noTermIn(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !noTermIn(t.Field(i).Type, seen) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // UnmarshalTerm sets the value v points to from the term t, as Unmarshal
-// does from an encoding. The value keeps none of t's memory.
+// does from an encoding. The value keeps none of t's memory. A term nested
+// deeper than MaxDepthCeiling fails with ErrDepth: decoding recurses.
 func UnmarshalTerm(t term.Term, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
+	if deeperThan(t, MaxDepthCeiling) {
+		return errAt(0, ErrDepth, "term nested deeper than MaxDepthCeiling")
+	}
 	return unmarshalTerm(t, rv)
+}
+
+// deeperThan reports whether t nests more than limit compounds, walking
+// with an explicit stack: t is built in code, so no input bounds it.
+func deeperThan(t term.Term, limit int) bool {
+	if !isCompound(t.Kind()) {
+		return false
+	}
+	root := [1]term.Term{t}
+	st := [][]term.Term{root[:]} // runs of siblings, one a level
+	for len(st) > 0 {
+		top := st[len(st)-1]
+		if len(top) == 0 {
+			st = st[:len(st)-1]
+			continue
+		}
+		x := top[0]
+		st[len(st)-1] = top[1:]
+		if !isCompound(x.Kind()) {
+			continue
+		}
+		if len(st) > limit {
+			return true
+		}
+		switch x.Kind() {
+		case term.KindTuple:
+			st = append(st, x.Elems())
+		case term.KindList:
+			kids := x.Elems()
+			if !x.IsProper() { // the tail too, in a copy
+				kids = append(kids[:len(kids):len(kids)], x.Tail())
+			}
+			st = append(st, kids)
+		case term.KindMap:
+			st = append(st, entryTerms(x.Entries()))
+		default: // term.KindDesc
+			st = append(st, []term.Term{x.Inner()})
+		}
+	}
+	return false
 }
 
 func unmarshalTerm(t term.Term, rv reflect.Value) error {

@@ -103,6 +103,9 @@ func BenchmarkDecode(b *testing.B) {
 		b.Run("dec=cps", func(b *testing.B) {
 			perTerm(b, c, mustPrep(b, c, prepDecode(sext.DecodeCPS)))
 		})
+		b.Run("dec=reuse", func(b *testing.B) {
+			perTerm(b, c, mustPrep(b, c, prepDecodeReuse))
+		})
 	})
 }
 
@@ -126,20 +129,25 @@ func BenchmarkPrefix(b *testing.B) {
 
 var kvKeyTerm = term.Tuple(term.Atom("user"), term.Int(42), term.Binary([]byte("alice")))
 
+// userKey is the Go form of kvKeyTerm.
+type userKey struct {
+	_    sext.Record `sext:"user"`
+	ID   int64
+	Name string
+}
+
 // BenchmarkKVKey encodes and decodes the single key {user, 42, <<"alice">>};
-// allocs/op is the allocations of one key.
+// allocs/op is the allocations of one key, and cpu-ns/op the process's CPU
+// time an op, which time given to other processes does not inflate.
 func BenchmarkKVKey(b *testing.B) {
 	enc, err := sext.Encode(kvKeyTerm)
 	if err != nil {
 		b.Fatal(err)
 	}
+	n := int64(len(enc))
 	b.Run("op=encode", func(b *testing.B) {
 		buf := make([]byte, 0, 64)
-		b.SetBytes(int64(len(enc)))
-		b.ReportAllocs()
-		for range b.N {
-			buf, _ = sext.Append(buf[:0], kvKeyTerm)
-		}
+		kvOp(b, n, func() { buf, _ = sext.Append(buf[:0], kvKeyTerm) })
 		sinkBytes = buf
 	})
 	for _, d := range []struct {
@@ -147,23 +155,41 @@ func BenchmarkKVKey(b *testing.B) {
 		decode func([]byte) (term.Term, error)
 	}{{"recursive", sext.DecodeRecursive}, {"cps", sext.DecodeCPS}} {
 		b.Run("op=decode-"+d.name, func(b *testing.B) {
-			b.SetBytes(int64(len(enc)))
-			b.ReportAllocs()
-			for range b.N {
-				sinkTerm, _ = d.decode(enc)
-			}
+			kvOp(b, n, func() { sinkTerm, _ = d.decode(enc) })
 		})
 	}
+	b.Run("op=decode-reuse", func(b *testing.B) {
+		dec := sext.NewDecoder(sext.Options{})
+		kvOp(b, n, func() { sinkTerm, _ = dec.Decode(enc) })
+	})
+	b.Run("op=unmarshal", func(b *testing.B) {
+		var k userKey
+		kvOp(b, n, func() {
+			if err := sext.Unmarshal(enc, &k); err != nil {
+				b.Fatal(err)
+			}
+		})
+		sinkBytes = []byte(k.Name)
+	})
 	b.Run("op=prefix", func(b *testing.B) {
 		pat := term.Tuple(term.Atom("user"), term.Int(42), term.Atom("_"))
 		buf := make([]byte, 0, 64)
-		b.SetBytes(int64(len(enc)))
-		b.ReportAllocs()
-		for range b.N {
-			buf, _ = sext.AppendPrefix(buf[:0], pat)
-		}
+		kvOp(b, n, func() { buf, _ = sext.AppendPrefix(buf[:0], pat) })
 		sinkBytes = buf
 	})
+}
+
+// kvOp runs op b.N times and reports cpu-ns/op beside the usual figures.
+func kvOp(b *testing.B, size int64, op func()) {
+	b.SetBytes(size)
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for range b.N {
+		op()
+	}
+	if cpu := cpuTime() - c0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // BenchmarkFraming sets the binary framing of 64 KB against copy over the

@@ -184,6 +184,7 @@ var (
 		{"encode", prepEncode},
 		{"decode-recursive", prepDecode(sext.DecodeRecursive)},
 		{"decode-cps", prepDecode(sext.DecodeCPS)},
+		{"decode-reuse", prepDecodeReuse},
 	}
 	allOps = append(mainOps[:len(mainOps):len(mainOps)],
 		op{"decode-next", prepDecodeNext},
@@ -237,6 +238,23 @@ func prepDecode(decode func([]byte) (term.Term, error)) func(c *corpus) (func() 
 			return nil
 		}, nil
 	}
+}
+
+// prepDecodeReuse decodes with one sext.Decoder, whose term lives until
+// the next decode: the loop that drops each term at once, as the
+// reference is timed.
+func prepDecodeReuse(c *corpus) (func() error, error) {
+	dec := sext.NewDecoder(sext.Options{})
+	return func() error {
+		for _, b := range c.encs {
+			t, err := dec.Decode(b)
+			if err != nil {
+				return err
+			}
+			sinkTerm = t
+		}
+		return nil
+	}, nil
 }
 
 func prepDecodeNext(c *corpus) (func() error, error) {

@@ -15,7 +15,7 @@ import (
 // writes hex lines the runner reads back, and the report has one
 // "NAME MBPS ALLOCS" line an operation.
 func TestWorkloadsWriteAndMeasure(t *testing.T) {
-	line := regexp.MustCompile(`^(encode|decode-recursive|decode-cps) [0-9.]+ [0-9.]+$`)
+	line := regexp.MustCompile(`^(encode|decode-recursive|decode-cps|decode-reuse) [0-9.]+ [0-9.]+$`)
 	for _, name := range []string{"study", "kv", "binary", "deep", "numbers"} {
 		dir := t.TempDir()
 		a, b := filepath.Join(dir, "a.hex"), filepath.Join(dir, "b.hex")
@@ -43,8 +43,8 @@ func TestWorkloadsWriteAndMeasure(t *testing.T) {
 			}
 			n++
 		}
-		if n != 3 {
-			t.Errorf("%s: %d report lines, want 3:\n%s", name, n, out.String())
+		if n != 4 {
+			t.Errorf("%s: %d report lines, want 4:\n%s", name, n, out.String())
 		}
 	}
 }

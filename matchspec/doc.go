@@ -28,7 +28,11 @@
 // false), so a guard sees the number the key holds whatever its type.
 // Erlang's term order otherwise is the encoding's, except for pids,
 // ports and references, which compare as the encoding orders them, and
-// -0.0, which =:= tells from 0.0 (as OTP 27 does; == does not).
+// -0.0, which =:= tells from 0.0 (as OTP 27 does; == does not). The same
+// holds for a variable repeated in a head: {x,'$1','$1'} does not match
+// {x,0.0,-0.0} here, while OTP 25's ets matches it (0.0 and -0.0 are one
+// term there); the two are different keys in the encoding, so this
+// package keeps them apart everywhere.
 //
 // Plan turns the clauses into ascending, non-overlapping byte ranges:
 // each head's prefix (sext.PrefixRange), narrowed where the guards bound

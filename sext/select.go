@@ -9,6 +9,7 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/seam"
 )
 
 var (
@@ -167,7 +168,11 @@ func hexOrDash(b []byte) string {
 // countRange counts the keys of one range through the seam and the rows
 // the spec's clauses take from them.
 func countRange(s *store.Store, spec *matchspec.Spec, r matchspec.Range) (keys, rows int64, err error) {
-	it, err := s.KV().NewIter(dbCtx, r.Lower, r.Upper, false)
+	lo := r.Lower
+	if len(lo) == 0 {
+		lo = seam.ReservedEnd // below it lie the index entries, which are not keys
+	}
+	it, err := s.KV().NewIter(dbCtx, lo, r.Upper, false)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -33,7 +33,9 @@ type ScanOptions struct {
 	// the scanned range that is not a sext encoding (written by something
 	// else), and the decoding error; the scan then goes on past it. Such
 	// a key is never yielded and never ends a scan: one foreign key must
-	// not make the rest of the data unreadable.
+	// not make the rest of the data unreadable. Scan matches keys on their
+	// bytes (sext.Matcher), so a foreign key that the pattern rules out
+	// before its bad bytes is skipped as not matching, unreported.
 	OnBadKey func(key []byte, err error)
 	// OnNonCanonical, when set, is called with the raw bytes of every key
 	// in the scanned range that decodes, but not from the bytes the
@@ -60,7 +62,11 @@ func (s *Store) Scan(ctx context.Context, pattern term.Term, opts ScanOptions) i
 	if err != nil {
 		return failed(err)
 	}
-	return s.scan(ctx, lower, upper, &pattern, opts)
+	m, err := s.codec.CompileMatch(pattern)
+	if err != nil {
+		return failed(err)
+	}
+	return s.scan(ctx, lower, upper, m, opts)
 }
 
 // ScanRange yields, in term order, every entry whose key lies from the
@@ -96,9 +102,9 @@ func failed(err error) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) { yield(Entry{}, err) }
 }
 
-// scan reads [lower, upper) through the KV seam, decodes each key and,
-// with a pattern, keeps the keys that match it.
-func (s *Store) scan(ctx context.Context, lower, upper []byte, pattern *term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
+// scan reads [lower, upper) through the KV seam and, with a matcher,
+// keeps the keys that match it, decoding only those.
+func (s *Store) scan(ctx context.Context, lower, upper []byte, m *sext.Matcher, opts ScanOptions) iter.Seq2[Entry, error] {
 	if len(lower) == 0 {
 		lower = seam.ReservedEnd // the empty prefix bounds only the reserved range (index.go)
 	}
@@ -124,26 +130,28 @@ func (s *Store) scan(ctx context.Context, lower, upper []byte, pattern *term.Ter
 		var canon []byte // scratch for the canonical check
 		for it.Next() {
 			k := it.Key()
-			t, err := s.codec.Decode(k) // decoded terms share no bytes with k
+			var e Entry
+			var err error
+			ok := true
+			if m != nil {
+				e.Key, e.Bindings, ok, err = m.MatchKey(k) // decoded terms share no bytes with k
+			} else {
+				e.Key, err = s.codec.Decode(k)
+			}
 			if err != nil {
 				if opts.OnBadKey != nil {
 					opts.OnBadKey(bytes.Clone(k), err)
 				}
 				continue
 			}
-			if opts.OnNonCanonical != nil {
-				var ok bool
-				if _, canon, ok, _ = classify(s.codec, canon, k); !ok {
-					opts.OnNonCanonical(bytes.Clone(k), t)
-				}
+			if !ok {
+				continue
 			}
-			e := Entry{Key: t}
-			if pattern != nil {
-				bs, ok := sext.Match(*pattern, t)
-				if !ok {
-					continue
+			if opts.OnNonCanonical != nil {
+				var canonical bool
+				if _, canon, canonical, _ = classify(s.codec, canon, k); !canonical {
+					opts.OnNonCanonical(bytes.Clone(k), e.Key)
 				}
-				e.Bindings = bs
 			}
 			if !opts.KeysOnly {
 				v := it.Value()

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"unsafe"
 )
 
 // rank orders the kinds as the encoding's tag bytes do.
@@ -54,9 +55,21 @@ const (
 // order, which this project does not copy), so Map keeps entries in it.
 func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
 
-func compare(a, b Term, keys order) int {
+func compare(a, b Term, keys order) int { return compareAt(a, b, keys, 0) }
+
+// maxCompareRecursion is how deep compareAt recurses before it hands the
+// rest to compareDeep: recursion is the fast way for the terms keys are
+// made of, and the explicit stack the safe way for terms built in code,
+// which no input bounds and which may be nested millions deep.
+const maxCompareRecursion = 1000
+
+// compareAt compares by direct recursion, depth compounds down.
+func compareAt(a, b Term, keys order, depth int) int {
 	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
 		return cmp.Compare(ra, rb)
+	}
+	if depth >= maxCompareRecursion && isCompound(a.kind) {
+		return compareDeep(a, b, keys)
 	}
 	switch a.kind {
 	case KindInt, KindFloat:
@@ -75,22 +88,22 @@ func compare(a, b Term, keys order) int {
 		if c := cmp.Compare(a.num, b.num); c != 0 {
 			return c
 		}
-		return compareSlices(a.slice(), b.slice(), keys)
+		return compareSlices(a.slice(), b.slice(), keys, depth+1)
 	case KindList:
-		return compareLists(a, b, keys)
+		return compareLists(a, b, keys, depth+1)
 	case KindMap:
 		if c := cmp.Compare(a.num, b.num); c != 0 {
 			return c
 		}
 		if keys != orderBytes {
-			return compareMapsErlang(a, b, keys)
+			return compareMapsErlang(a, b, keys, depth+1)
 		}
 		ea, eb := a.Entries(), b.Entries()
 		for i := range ea {
-			if c := compare(ea[i].Key, eb[i].Key, keys); c != 0 {
+			if c := compareAt(ea[i].Key, eb[i].Key, keys, depth+1); c != 0 {
 				return c
 			}
-			if c := compare(ea[i].Value, eb[i].Value, keys); c != 0 {
+			if c := compareAt(ea[i].Value, eb[i].Value, keys, depth+1); c != 0 {
 				return c
 			}
 		}
@@ -98,7 +111,7 @@ func compare(a, b Term, keys order) int {
 	case KindPid, KindPort, KindRef:
 		return compareIdentifiers(a, b, keys)
 	case KindDesc:
-		return -compare(a.Inner(), b.Inner(), keys)
+		return -compareAt(a.Inner(), b.Inner(), keys, depth+1)
 	}
 	return 0
 }
@@ -136,6 +149,128 @@ func compareIdentifiers(a, b Term, keys order) int {
 	return 0
 }
 
+func isCompound(k Kind) bool {
+	return k == KindTuple || k == KindList || k == KindMap || k == KindDesc
+}
+
+// cmpTask is work left for compareDeep: one pair of terms, the pairs of
+// two runs of children, or a fixed result (a list's end markers).
+type cmpTask struct {
+	x, y   Term
+	xs, ys []Term // when run
+	neg    bool   // inside an odd number of Descs: the result flips
+	run    bool   // xs and ys, pairwise
+	skip   bool   // in a run, every other term: a map's keys or values
+	fixed  int8   // the result, when neither a pair nor a run
+	isPair bool
+}
+
+// compareDeep walks compound terms with an explicit stack of tasks rather
+// than by recursion, so that terms built in code compare at any depth: the
+// first difference in a depth-first, left-to-right walk decides, as in
+// compareAt and the encoding. A chain of one-element compounds keeps the
+// stack at one task; it grows only with siblings still to compare.
+func compareDeep(a, b Term, keys order) int {
+	var buf [8]cmpTask
+	st := append(buf[:0], cmpTask{x: a, y: b, isPair: true})
+	for len(st) > 0 {
+		top := &st[len(st)-1]
+		var x, y Term
+		neg := top.neg
+		switch {
+		case top.run:
+			x, y = top.xs[0], top.ys[0]
+			step := 1
+			if top.skip {
+				step = 2
+			}
+			if len(top.xs) <= step {
+				st = st[:len(st)-1]
+			} else {
+				top.xs, top.ys = top.xs[step:], top.ys[step:]
+			}
+		case top.isPair:
+			x, y = top.x, top.y
+			st = st[:len(st)-1]
+		default:
+			c := int(top.fixed)
+			st = st[:len(st)-1]
+			if c != 0 {
+				return signed(c, neg)
+			}
+			continue
+		}
+		var c int
+		if c, st = compareStep(x, y, neg, keys, st); c != 0 {
+			return signed(c, neg)
+		}
+	}
+	return 0
+}
+
+// These two fail to compile unless a MapEntry is exactly two Terms, as
+// compareStep takes a map's entries to be.
+var _ [unsafe.Sizeof(MapEntry{}) - 2*unsafe.Sizeof(Term{})]struct{}
+var _ [2*unsafe.Sizeof(Term{}) - unsafe.Sizeof(MapEntry{})]struct{}
+
+func signed(c int, neg bool) int {
+	if neg {
+		return -c
+	}
+	return c
+}
+
+// compareStep compares what x and y hold by themselves (kinds, sizes,
+// leaves) and pushes their children for later.
+func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask) {
+	if rx, ry := rank[x.kind], rank[y.kind]; rx != ry {
+		return cmp.Compare(rx, ry), st
+	}
+	switch x.kind {
+	case KindTuple:
+		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
+			return c, st
+		}
+		return 0, append(st, cmpTask{xs: x.slice(), ys: y.slice(), neg: neg, run: true})
+	case KindList:
+		return 0, pushList(x, y, neg, st)
+	case KindMap:
+		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
+			return c, st
+		}
+		// Each entry is a key and a value, in that order: two terms.
+		xs := unsafe.Slice((*Term)(x.ptr), 2*x.num)
+		ys := unsafe.Slice((*Term)(y.ptr), 2*y.num)
+		if keys == orderBytes {
+			return 0, append(st, cmpTask{xs: xs, ys: ys, neg: neg, run: true})
+		}
+		// Erlang's order: all keys, then all values (compareMapsErlang).
+		return 0, append(st,
+			cmpTask{xs: xs[1:], ys: ys[1:], neg: neg, run: true, skip: true},
+			cmpTask{xs: xs, ys: ys, neg: neg, run: true, skip: true})
+	case KindDesc:
+		return 0, append(st, cmpTask{x: x.Inner(), y: y.Inner(), neg: !neg, isPair: true})
+	}
+	return compareAt(x, y, keys, 0), st // a leaf: no recursion
+}
+
+// pushList is compareLists for compareDeep.
+func pushList(a, b Term, neg bool, st []cmpTask) []cmpTask {
+	ea, eb := a.Elems(), b.Elems()
+	n := min(len(ea), len(eb))
+	endA, endB := listEnd(a, len(ea) > len(eb)), listEnd(b, len(eb) > len(ea))
+	switch c := cmp.Compare(endA, endB); {
+	case c != 0:
+		st = append(st, cmpTask{fixed: int8(c), neg: neg})
+	case endA != endProper && endA != endElem:
+		st = append(st, cmpTask{x: a.Tail(), y: b.Tail(), neg: neg, isPair: true})
+	}
+	if n > 0 {
+		st = append(st, cmpTask{xs: ea[:n], ys: eb[:n], neg: neg, run: true})
+	}
+	return st
+}
+
 // Equal reports whether a and b are the same term: Compare(a, b) == 0.
 // Note that 1 and 1.0 are different terms, as are 0.0 and -0.0.
 func Equal(a, b Term) bool { return Compare(a, b) == 0 }
@@ -158,9 +293,9 @@ func compareWords(a, b []uint32) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-func compareSlices(a, b []Term, keys order) int {
+func compareSlices(a, b []Term, keys order, depth int) int {
 	for i := range min(len(a), len(b)) {
-		if c := compare(a[i], b[i], keys); c != 0 {
+		if c := compareAt(a[i], b[i], keys, depth); c != 0 {
 			return c
 		}
 	}
@@ -170,10 +305,10 @@ func compareSlices(a, b []Term, keys order) int {
 // compareLists follows the list layout: elements in turn, then an end
 // marker that sorts an improper tail (1) before the proper end (2) before
 // any further element, and a bitstring tail (19) after all of them.
-func compareLists(a, b Term, keys order) int {
+func compareLists(a, b Term, keys order, depth int) int {
 	ea, eb := a.Elems(), b.Elems()
 	for i := range min(len(ea), len(eb)) {
-		if c := compare(ea[i], eb[i], keys); c != 0 {
+		if c := compareAt(ea[i], eb[i], keys, depth); c != 0 {
 			return c
 		}
 	}
@@ -181,7 +316,7 @@ func compareLists(a, b Term, keys order) int {
 	if c := cmp.Compare(endA, endB); c != 0 || endA == endProper || endA == endElem {
 		return c
 	}
-	return compare(a.Tail(), b.Tail(), keys)
+	return compareAt(a.Tail(), b.Tail(), keys, depth)
 }
 
 const (

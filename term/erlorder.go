@@ -192,7 +192,7 @@ func compareArithLists(a, b Term, exact bool) int {
 func restOf(l Term, n int) Term {
 	if n < l.Len() {
 		s := l.slice()[n:]
-		return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(len(s)), tail: l.tail}
+		return Term{head: head{kind: KindList, tail: l.tail}, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(len(s))}
 	}
 	return l.Tail()
 }
@@ -229,15 +229,15 @@ func arithIntFloat(i Term, f float64) int {
 // compareMapsErlang is Erlang's order of two maps of one size: all keys in
 // key order first, then the values in that order. The encoding's order
 // takes key and value in turn instead.
-func compareMapsErlang(a, b Term, keys order) int {
+func compareMapsErlang(a, b Term, keys order, depth int) int {
 	ea, eb := a.Entries(), b.Entries()
 	for i := range ea {
-		if c := compare(ea[i].Key, eb[i].Key, orderKeys); c != 0 {
+		if c := compareAt(ea[i].Key, eb[i].Key, orderKeys, depth); c != 0 {
 			return c
 		}
 	}
 	for i := range ea {
-		if c := compare(ea[i].Value, eb[i].Value, keys); c != 0 {
+		if c := compareAt(ea[i].Value, eb[i].Value, keys, depth); c != 0 {
 			return c
 		}
 	}

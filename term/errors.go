@@ -3,6 +3,7 @@ package term
 import (
 	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // ErrSyntax is the sentinel that every SyntaxError about malformed text
@@ -13,6 +14,11 @@ var ErrSyntax = errors.New("term: syntax error")
 // than the parser allows. It is separate from ErrSyntax because the text
 // may be perfectly well-formed: it is refused to bound time and memory.
 var ErrDepth = errors.New("term: nesting too deep")
+
+// ErrDigits is the sentinel a SyntaxError wraps when an integer has more
+// digits than ParseOptions.MaxIntDigits allows: converting digits to binary
+// takes time quadratic in their number, so the text is refused to bound it.
+var ErrDigits = errors.New("term: integer has too many digits")
 
 // ErrUnprintable is returned by AppendText and MarshalText for a term whose
 // text Parse could not read back exactly: a NaN or infinite float, an atom
@@ -26,7 +32,7 @@ type SyntaxError struct {
 	Line   int    // line number, from 1
 	Column int    // column in characters (runes) of the line, from 1
 	Msg    string // description of the problem
-	Err    error  // ErrSyntax or ErrDepth
+	Err    error  // ErrSyntax, ErrDepth or ErrDigits
 }
 
 // Error returns the position and message, as in "line 1, column 5:
@@ -35,5 +41,22 @@ func (e *SyntaxError) Error() string {
 	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": " + e.Msg
 }
 
-// Unwrap returns the sentinel, ErrSyntax or ErrDepth.
+// Unwrap returns the sentinel, ErrSyntax, ErrDepth or ErrDigits.
 func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// clipLen is the most bytes of a token an error message repeats.
+const clipLen = 64
+
+// clip returns s for an error message: s itself up to clipLen bytes, else
+// its first clipLen bytes or fewer, cut at a character boundary, and "…".
+// An error about a 10 MB token should not be 10 MB long.
+func clip(s string) string {
+	if len(s) <= clipLen {
+		return s
+	}
+	n := clipLen
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

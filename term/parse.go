@@ -15,11 +15,30 @@ import (
 // enough that the recursive parser's stack stays modest.
 const DefaultMaxDepth = 10000
 
+// MaxDepthCeiling is the most nesting the recursive parser takes, whatever
+// ParseOptions.MaxDepth says: a goroutine's stack survives it, race builds
+// included, as encoding/json's maxNestingDepth does for json.
+const MaxDepthCeiling = 100_000
+
+// DefaultMaxIntDigits is the most digits an integer may have in Parse, and
+// in ParseOptions when MaxIntDigits is 0: the bound CPython sets after
+// CVE-2020-10735 (sys.set_int_max_str_digits), for the same reason. Digits
+// to binary is quadratic in math/big; 4,300 digits take microseconds, ten
+// million would take minutes.
+const DefaultMaxIntDigits = 4300
+
 // ParseOptions configures a parse. The zero value gives Parse's behaviour.
 type ParseOptions struct {
+	// MaxIntDigits limits the digits of an integer, in any base, not
+	// counting separators (1_000) or leading zeros. Zero means
+	// DefaultMaxIntDigits; negative means no limit. Longer integers fail
+	// with an error wrapping ErrDigits.
+	MaxIntDigits int
+
 	// MaxDepth limits how deeply lists, tuples, maps, binaries and #Desc
 	// may nest; a top-level [] is at depth 1. Zero or less means
-	// DefaultMaxDepth. Deeper text fails with an error wrapping ErrDepth.
+	// DefaultMaxDepth, and more than MaxDepthCeiling means the ceiling.
+	// Deeper text fails with an error wrapping ErrDepth.
 	MaxDepth int
 }
 
@@ -34,9 +53,15 @@ func Parse(s string) (Term, error) { return ParseOptions{}.Parse(s) }
 
 // Parse reads one term as the package-level Parse does, with o's limits.
 func (o ParseOptions) Parse(s string) (Term, error) {
-	p := parser{maxDepth: o.MaxDepth}
+	p := parser{maxDepth: min(o.MaxDepth, MaxDepthCeiling)}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
+	}
+	switch p.s.maxDigits = o.MaxIntDigits; {
+	case o.MaxIntDigits == 0:
+		p.s.maxDigits = DefaultMaxIntDigits
+	case o.MaxIntDigits < 0:
+		p.s.maxDigits = math.MaxInt
 	}
 	p.s.src = s
 	if err := p.next(); err != nil {
@@ -90,8 +115,9 @@ const (
 // and column are worked out from an offset when an error needs them, which
 // keeps the common path free of bookkeeping.
 type scanner struct {
-	src string
-	off int // offset of the next unread byte
+	src       string
+	off       int // offset of the next unread byte
+	maxDigits int // of an integer
 
 	// The token last scanned.
 	pos   int      // its offset
@@ -101,6 +127,7 @@ type scanner struct {
 	ibig  *big.Int // tInt magnitude beyond uint64
 	fval  float64
 	runes []rune // tString contents, reused between tokens
+	join  bool   // a string appends to runes: adjacent literals join
 }
 
 // syntaxError builds a *SyntaxError at byte offset off of src.
@@ -159,14 +186,21 @@ func (s *scanner) scan() error {
 		return s.scanQuotedAtom()
 	case c == '"':
 		s.off++
-		s.runes = s.runes[:0]
+		if !s.join {
+			s.runes = s.runes[:0]
+		}
+		// Room for the code points up to the next '"' at once: no more
+		// than its bytes, and exactly them for ASCII.
+		if i := strings.IndexByte(s.src[s.off:], '"'); i > 0 {
+			s.runes = growBy(s.runes, i)
+		}
 		for {
 			r, done, err := s.scanQuoted('"')
 			if err != nil || done {
 				s.tok = tString
 				return err
 			}
-			s.runes = append(s.runes, r)
+			s.runes = append(grow(s.runes), r)
 		}
 	case c >= 0x80:
 		r, size := utf8.DecodeRuneInString(s.src[s.off:])
@@ -215,7 +249,7 @@ func (s *scanner) scan() error {
 			}
 			return s.errorf(s.off, "expected '<' after #%s", s.lit)
 		}
-		return s.errorf(s.pos, "unknown form %q", s.src[s.pos:s.off])
+		return s.errorf(s.pos, "unknown form %q", clip(s.src[s.pos:s.off]))
 	case c == '<':
 		if strings.HasPrefix(s.src[s.off:], "<<") {
 			s.off += 2
@@ -294,12 +328,12 @@ func (s *scanner) scanNumber() error {
 	case s.off < len(s.src) && s.src[s.off] == '#':
 		b, err := strconv.Atoi(stripUnderscores(digits))
 		if err != nil || b < 2 || b > 36 {
-			return s.errorf(s.pos, "invalid base %s", digits)
+			return s.errorf(s.pos, "invalid base %s", clip(digits))
 		}
 		s.off++
 		start := s.off
 		if !s.digits(b) {
-			return s.errorf(s.off, "missing digits after %s#", digits)
+			return s.errorf(s.off, "missing digits after %s#", clip(digits))
 		}
 		base, digits = b, s.src[start:s.off]
 	case s.off+1 < len(s.src) && s.src[s.off] == '.' && digitVal(s.src[s.off+1]) < 10:
@@ -316,7 +350,7 @@ func (s *scanner) scanNumber() error {
 		}
 		f, err := strconv.ParseFloat(stripUnderscores(s.src[s.pos:s.off]), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return s.errorf(s.pos, "float %s out of range", s.src[s.pos:s.off])
+			return s.errorf(s.pos, "float %s out of range", clip(s.src[s.pos:s.off]))
 		}
 		s.tok, s.fval = tFloat, f
 		return nil
@@ -327,12 +361,12 @@ func (s *scanner) scanNumber() error {
 		s.ival = u
 		return nil
 	}
-	// Too big for uint64: the digits were checked, so SetString succeeds.
-	b, ok := new(big.Int).SetString(digits, base)
-	if !ok {
-		return s.errorf(s.pos, "invalid integer")
+	// Too big for uint64; the digits were checked.
+	if n := len(strings.TrimLeft(digits, "0")); n > s.maxDigits {
+		return syntaxError(s.src, s.pos, ErrDigits, "integer of "+strconv.Itoa(n)+
+			" digits, more than the limit of "+strconv.Itoa(s.maxDigits)+" (ParseOptions.MaxIntDigits)")
 	}
-	s.ibig = b
+	s.ibig = parseDigits(digits, base)
 	return nil
 }
 
@@ -506,10 +540,7 @@ func (p *parser) errorf(off int, format string, args ...any) error {
 
 // describe names the current token for an error message.
 func (p *parser) describe() string {
-	text := p.s.src[p.s.pos:p.s.off]
-	if len(text) > 24 {
-		text = text[:24] + "..."
-	}
+	text := clip(p.s.src[p.s.pos:p.s.off])
 	switch p.s.tok {
 	case tEOF:
 		return "end of input"
@@ -585,7 +616,7 @@ func (p *parser) term(depth int) (Term, error) {
 		}
 		return p.ref()
 	case tVar:
-		return Term{}, p.errorf(p.s.pos, "variable %s is not a term", p.s.lit)
+		return Term{}, p.errorf(p.s.pos, "variable %s is not a term", clip(p.s.lit))
 	}
 	return Term{}, p.unexpected("")
 }
@@ -643,16 +674,46 @@ func (p *parser) str(depth int) (Term, error) {
 	if err := p.enter(depth); err != nil {
 		return Term{}, err
 	}
-	start := len(p.terms)
-	for p.s.tok == tString {
-		for _, r := range p.s.runes {
-			p.terms = append(p.terms, Int(int64(r)))
-		}
-		if err := p.next(); err != nil {
-			return Term{}, err
-		}
+	// Adjacent literals gather their code points in one run, and the list
+	// is made once at its size: 24 bytes a character.
+	p.s.join = true
+	err := p.next()
+	p.s.join = false
+	for err == nil && p.s.tok == tString {
+		p.s.join = true
+		err = p.next()
+		p.s.join = false
 	}
-	return List(p.popTerms(start)...), nil
+	if err != nil {
+		return Term{}, err
+	}
+	return List(codePoints(p.s.runes)...), nil
+}
+
+// codePoints returns rs as integer terms.
+func codePoints(rs []rune) []Term {
+	if len(rs) == 0 {
+		return nil
+	}
+	elems := make([]Term, len(rs))
+	for i, r := range rs {
+		elems[i] = Int(int64(r))
+	}
+	return elems
+}
+
+// grow makes room for one more element, doubling the capacity when there
+// is none: append alone grows large slices by a quarter, which allocates
+// five times the final size in all; doubling allocates twice.
+func grow[S ~[]E, E any](s S) S { return growBy(s, 1) }
+
+// growBy makes room for n more elements, at least doubling the capacity
+// when there is not enough.
+func growBy[S ~[]E, E any](s S, n int) S {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s), 8))
 }
 
 // popTerms returns a copy of the scratch terms from start on and drops them.
@@ -674,7 +735,7 @@ func (p *parser) elems(depth int) error {
 		if err != nil {
 			return err
 		}
-		p.terms = append(p.terms, t)
+		p.terms = append(grow(p.terms), t)
 		if p.s.tok != tComma {
 			return nil
 		}
@@ -758,7 +819,7 @@ func (p *parser) mapTerm(depth int) (Term, error) {
 			if err != nil {
 				return Term{}, err
 			}
-			p.entries = append(p.entries, MapEntry{k, v})
+			p.entries = append(grow(p.entries), MapEntry{k, v})
 			if p.s.tok != tComma {
 				break
 			}
@@ -792,11 +853,12 @@ func (p *parser) binary(depth int) (Term, error) {
 			return Term{}, p.errorf(p.s.pos, "only the last segment of a binary may have fewer than 8 bits")
 		}
 		if p.s.tok == tString {
+			p.bytes = growBy(p.bytes, len(p.s.runes))
 			for _, r := range p.s.runes {
 				if r > 0xFF {
 					return Term{}, p.errorf(p.s.pos, "character %#x in binary string is not a byte", r)
 				}
-				p.bytes = append(p.bytes, byte(r))
+				p.bytes = append(grow(p.bytes), byte(r))
 			}
 			if err := p.next(); err != nil {
 				return Term{}, err
@@ -827,7 +889,7 @@ func (p *parser) binary(depth int) (Term, error) {
 				bits = size
 				v <<= 8 - size
 			}
-			p.bytes = append(p.bytes, byte(v))
+			p.bytes = append(grow(p.bytes), byte(v))
 		}
 		if p.s.tok != tComma {
 			break

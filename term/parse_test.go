@@ -385,19 +385,6 @@ func TestParseHostile(t *testing.T) {
 	}
 }
 
-// TestParseAllocs checks that parsing allocates per compound and atom,
-// not per element.
-func TestParseAllocs(t *testing.T) {
-	small := "{ok,[1,2,3],<<1,2>>,#{a => 1.5},'quoted atom'}"
-	if n := testing.AllocsPerRun(100, func() { Parse(small) }); n > 16 {
-		t.Errorf("Parse(%s) allocated %v times", small, n)
-	}
-	long := "[" + strings.Repeat("1,", 1000) + "<<" + strings.Repeat("7,", 1000) + "7>>]"
-	if n := testing.AllocsPerRun(10, func() { Parse(long) }); n > 30 {
-		t.Errorf("Parse of a long list allocated %v times", n)
-	}
-}
-
 // randomTerm builds a term of every kind, with awkward atoms, floats and
 // integers, up to the given depth.
 func randomTerm(r *rand.Rand, depth int) Term {

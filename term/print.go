@@ -70,6 +70,13 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 		err   error
 	)
 	for {
+		// Past 64 KiB, room for this term's start, doubling: append alone
+		// grows a long text by a quarter at a time, five times its size
+		// in all. (Short texts keep append's way, which never allocates
+		// while the caller's buffer has room.)
+		if len(b) >= 1<<16 {
+			b = growBy(b, 64)
+		}
 		// Write the start of t; a compound with children is pushed and its
 		// first child becomes t.
 		if n := numChildren(t); n > 0 {
@@ -222,8 +229,11 @@ func appendUints(b []byte, us ...uint64) []byte {
 // appendBinary writes a bitstring as Erlang does: whole bytes, then the
 // bits of a partial last byte as an integer with its size.
 func appendBinary(b, data []byte, bits int) []byte {
-	b = append(b, "<<"...)
 	full := bits >> 3
+	if full >= 1<<14 {
+		b = growBy(b, 4*full+10) // at most "255," a byte
+	}
+	b = append(b, "<<"...)
 	for i := range full {
 		if i > 0 {
 			b = append(b, ',')

@@ -258,15 +258,6 @@ func TestTextMarshaling(t *testing.T) {
 	}
 }
 
-func TestPrintAllocs(t *testing.T) {
-	in := Tuple(Atom("ok"), List(Int(1), Int(-2), Float(0.25)), Binary([]byte{1, 2}),
-		Map(MapEntry{Atom("k"), Tuple(Atom("it's"))}), Pid{Node: "a@b", ID: 1}.Term())
-	buf := make([]byte, 0, 256)
-	if n := testing.AllocsPerRun(100, func() { AppendString(buf[:0], in) }); n != 0 {
-		t.Errorf("AppendString allocated %v times, want 0", n)
-	}
-}
-
 // TestPrintDeep checks that printing does not depend on the goroutine
 // stack for deep terms.
 func TestPrintDeep(t *testing.T) {

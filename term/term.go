@@ -62,12 +62,28 @@ func (k Kind) String() string {
 // Tuple, List and the other constructors, or by parsing text with Parse.
 // Terms are immutable once built: the constructors that take slices keep
 // them, so the caller must not change a slice after handing it over.
+//
+// Terms cannot be compared with == or used as map keys: two equal terms may
+// hold different pointers (an atom's name, a tuple's children). Use Equal,
+// Compare, or the encoding as a key.
 type Term struct {
-	ptr  unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
-	num  uint64         // int64 value, float bits, length or bit length
+	_   [0]func()      // no ==: equal terms can differ in their pointers; use Equal
+	ptr unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
+	num uint64         // int64 value, float bits, length or bit length
+	head
+}
+
+// head is the kind and list flag of a Term, in a struct of its own so that
+// Term has four fields: the compiler keeps structs of up to four fields in
+// registers (SSA), and a fifth made Compare twice as slow.
+type head struct {
 	kind Kind
 	tail bool // a list whose last element is an improper tail
 }
+
+// Equal reports whether t and u are the same term, as Equal(t, u) does.
+// go-cmp uses this method by itself.
+func (t Term) Equal(u Term) bool { return Equal(t, u) }
 
 // MapEntry is one key and value of a map.
 type MapEntry struct {
@@ -102,7 +118,7 @@ type Ref struct {
 func (t Term) Kind() Kind { return t.kind }
 
 // Int returns the integer i.
-func Int(i int64) Term { return Term{kind: KindInt, num: uint64(i)} }
+func Int(i int64) Term { return Term{head: head{kind: KindInt}, num: uint64(i)} }
 
 // OwnedBigInt returns the integer b, keeping b itself rather than a copy:
 // the caller must not change b afterwards. BigInt is the safe form; this
@@ -111,7 +127,7 @@ func OwnedBigInt(b *big.Int) Term {
 	if b.IsInt64() {
 		return Int(b.Int64())
 	}
-	return Term{kind: KindInt, ptr: unsafe.Pointer(b)}
+	return Term{head: head{kind: KindInt}, ptr: unsafe.Pointer(b)}
 }
 
 // Uint returns the integer u.
@@ -119,7 +135,7 @@ func Uint(u uint64) Term {
 	if u <= math.MaxInt64 {
 		return Int(int64(u))
 	}
-	return Term{kind: KindInt, ptr: unsafe.Pointer(new(big.Int).SetUint64(u))}
+	return Term{head: head{kind: KindInt}, ptr: unsafe.Pointer(new(big.Int).SetUint64(u))}
 }
 
 // BigInt returns the integer b. It copies b, and an integer that fits in an
@@ -128,16 +144,16 @@ func BigInt(b *big.Int) Term {
 	if b.IsInt64() {
 		return Int(b.Int64())
 	}
-	return Term{kind: KindInt, ptr: unsafe.Pointer(new(big.Int).Set(b))}
+	return Term{head: head{kind: KindInt}, ptr: unsafe.Pointer(new(big.Int).Set(b))}
 }
 
 // Float returns the float f. NaN and infinities can be held but not encoded:
 // Erlang has neither.
-func Float(f float64) Term { return Term{kind: KindFloat, num: math.Float64bits(f)} }
+func Float(f float64) Term { return Term{head: head{kind: KindFloat}, num: math.Float64bits(f)} }
 
 // Atom returns the atom with the given name (UTF-8 text).
 func Atom(name string) Term {
-	return Term{kind: KindAtom, ptr: unsafe.Pointer(unsafe.StringData(name)), num: uint64(len(name))}
+	return Term{head: head{kind: KindAtom}, ptr: unsafe.Pointer(unsafe.StringData(name)), num: uint64(len(name))}
 }
 
 // Bool returns the atom true or false.
@@ -150,7 +166,7 @@ func Bool(b bool) Term {
 
 // Binary returns the binary holding b. It keeps b without copying.
 func Binary(b []byte) Term {
-	return Term{kind: KindBinary, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(len(b)) << 3}
+	return Term{head: head{kind: KindBinary}, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(len(b)) << 3}
 }
 
 // Bitstring returns the bitstring made of the first bits bits of b, most
@@ -167,17 +183,17 @@ func Bitstring(b []byte, bits int) Term {
 		b = slices.Clone(b)
 		b[n-1] &^= 0xFF >> k
 	}
-	return Term{kind: KindBinary, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(bits)}
+	return Term{head: head{kind: KindBinary}, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(bits)}
 }
 
 // Tuple returns the tuple of elems. It keeps elems without copying.
 func Tuple(elems ...Term) Term {
-	return Term{kind: KindTuple, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
+	return Term{head: head{kind: KindTuple}, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
 }
 
 // List returns the proper list of elems. It keeps elems without copying.
 func List(elems ...Term) Term {
-	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
+	return Term{head: head{kind: KindList}, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
 }
 
 // ImproperList returns [e1, ..., en | tail]. A list tail is joined on, as
@@ -190,13 +206,13 @@ func ImproperList(elems []Term, tail Term) Term {
 		}
 		all := make([]Term, 0, len(elems)+int(tail.num))
 		all = append(append(all, elems...), tail.slice()...)
-		return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all)), tail: tail.tail}
+		return Term{head: head{kind: KindList, tail: tail.tail}, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all))}
 	}
 	if len(elems) == 0 {
 		return tail
 	}
 	all := append(elems[:len(elems):len(elems)], tail)
-	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all)), tail: true}
+	return Term{head: head{kind: KindList, tail: true}, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all))}
 }
 
 // ListWithTail returns the list whose elements are all of s but the last,
@@ -211,7 +227,7 @@ func ListWithTail(s ...Term) Term {
 	if tail := s[n-1]; n == 1 || tail.kind == KindList {
 		return ImproperList(s[:n-1], tail)
 	}
-	return Term{kind: KindList, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(n), tail: true}
+	return Term{head: head{kind: KindList, tail: true}, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(n)}
 }
 
 // Map returns the map of entries. It takes entries over: they are sorted in
@@ -227,7 +243,7 @@ func Map(entries ...MapEntry) Term {
 		strict = byKey(entries[i-1], entries[i]) < 0
 	}
 	if strict {
-		return Term{kind: KindMap, ptr: unsafe.Pointer(unsafe.SliceData(entries)), num: uint64(len(entries))}
+		return Term{head: head{kind: KindMap}, ptr: unsafe.Pointer(unsafe.SliceData(entries)), num: uint64(len(entries))}
 	}
 	slices.SortStableFunc(entries, byKey)
 	out := entries[:0]
@@ -237,22 +253,22 @@ func Map(entries ...MapEntry) Term {
 		}
 		out = append(out, e)
 	}
-	return Term{kind: KindMap, ptr: unsafe.Pointer(unsafe.SliceData(out)), num: uint64(len(out))}
+	return Term{head: head{kind: KindMap}, ptr: unsafe.Pointer(unsafe.SliceData(out)), num: uint64(len(out))}
 }
 
 // Term returns the pid as a term.
-func (p Pid) Term() Term { return Term{kind: KindPid, ptr: unsafe.Pointer(&p)} }
+func (p Pid) Term() Term { return Term{head: head{kind: KindPid}, ptr: unsafe.Pointer(&p)} }
 
 // Term returns the port as a term.
-func (p Port) Term() Term { return Term{kind: KindPort, ptr: unsafe.Pointer(&p)} }
+func (p Port) Term() Term { return Term{head: head{kind: KindPort}, ptr: unsafe.Pointer(&p)} }
 
 // Term returns the reference as a term. The term keeps r.IDs.
-func (r Ref) Term() Term { return Term{kind: KindRef, ptr: unsafe.Pointer(&r)} }
+func (r Ref) Term() Term { return Term{head: head{kind: KindRef}, ptr: unsafe.Pointer(&r)} }
 
 // Desc returns t wrapped so that it sorts in descending order: for any a
 // and b, Desc(a) sorts before Desc(b) exactly when a sorts after b. A Desc
 // sorts before every term that is not one.
-func Desc(t Term) Term { return Term{kind: KindDesc, ptr: unsafe.Pointer(&t)} }
+func Desc(t Term) Term { return Term{head: head{kind: KindDesc}, ptr: unsafe.Pointer(&t)} }
 
 // Int64 returns the integer's value and true, or false if the integer does
 // not fit in an int64 or t is not an integer.

@@ -55,13 +55,15 @@ type WatchOptions struct {
 	FromRevision int64
 	// OnBadKey, when set, is called with every changed key in the
 	// watched range that is not a sext encoding, and its decoding error;
-	// such keys are never yielded and never end the watch.
+	// such keys are never yielded and never end the watch. As with Scan,
+	// a key the pattern rules out before its bad bytes goes unreported.
 	OnBadKey func(key []byte, err error)
 }
 
 // Watch yields, in revision order, the changes to keys that match pattern
 // (see sext.Match): etcd watches the byte range of the pattern's prefix
-// (sext.PrefixRange), and Match filters what comes back, as Scan does.
+// (sext.PrefixRange), and a sext.Matcher filters what comes back on the
+// keys' bytes, as Scan does: only matching keys are decoded.
 //
 // The sequence runs until ctx is done, the loop breaks, or the watch
 // fails; its last pair then carries the error (ctx.Err() when ctx ended
@@ -71,6 +73,10 @@ type WatchOptions struct {
 // and the caller resumes from the last Revision+1 when it is back.
 func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) iter.Seq2[Event, error] {
 	lower, upper, err := kv.codec.PrefixRange(pattern)
+	var m *sext.Matcher
+	if err == nil {
+		m, err = kv.codec.CompileMatch(pattern)
+	}
 	return func(yield func(Event, error) bool) {
 		if err != nil {
 			yield(Event{}, err)
@@ -103,7 +109,7 @@ func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) i
 				return
 			}
 			for _, ev := range resp.Events {
-				e, ok := kv.event(ev, pattern, opts.OnBadKey)
+				e, ok := kv.event(ev, m, opts.OnBadKey)
 				if ok && !yield(e, nil) {
 					return
 				}
@@ -118,17 +124,16 @@ func (kv *KV) Watch(ctx context.Context, pattern term.Term, opts WatchOptions) i
 	}
 }
 
-// event decodes and filters one etcd event.
-func (kv *KV) event(ev *clientv3.Event, pattern term.Term, onBad func([]byte, error)) (Event, bool) {
+// event filters one etcd event, decoding its key only if it matches.
+func (kv *KV) event(ev *clientv3.Event, m *sext.Matcher, onBad func([]byte, error)) (Event, bool) {
 	k := ev.Kv.Key[len(kv.prefix):]
-	t, err := kv.codec.Decode(k)
+	t, bs, ok, err := m.MatchKey(k)
 	if err != nil {
 		if onBad != nil {
 			onBad(bytes.Clone(k), err)
 		}
 		return Event{}, false
 	}
-	bs, ok := sext.Match(pattern, t)
 	if !ok {
 		return Event{}, false
 	}

@@ -1,0 +1,287 @@
+package sext
+
+import (
+	"math/big"
+	"math/bits"
+	"unsafe"
+
+	"github.com/erlsext/sext/term"
+)
+
+// arena is where a decode takes the memory of the term it builds: slots
+// for the children of tuples, lists, maps and descending terms, big.Ints
+// and their words, and binary bytes. It hands them out from chunks it
+// keeps from one decode to the next (a pool keeps the plain decoders'
+// arenas, a Decoder its own), so decoding into it allocates nothing once
+// its chunks are large enough.
+//
+// A plain decode must not give out memory that a later decode reuses, so
+// it ends with keep: two allocations of exactly the size used, one for
+// the slots and big.Ints, one for the words and bytes, and a copy of the
+// term into them. A term's memory is known exactly only once it is built,
+// which is why the copy is cheaper than a pre-pass to size the arena
+// (measured: docs/PERFORMANCE.md): it moves memory and rewrites pointers,
+// where a pre-pass parses every byte a second time.
+//
+// In direct mode (a root that is a leaf, PartialDecode) every request is
+// its own allocation, of exactly its size, and keep has nothing to do.
+type arena struct {
+	direct bool
+	terms  chunks[term.Term]
+	bigs   chunks[big.Int]
+	words  chunks[big.Word]
+	bytes  chunks[byte]
+}
+
+// wordBytes is the size of a big.Word.
+const wordBytes = bits.UintSize / 8
+
+// chunks hands out slices of T from a current chunk, opening a bigger
+// one when it is full; earlier chunks stay valid until reset.
+type chunks[T any] struct {
+	cur    []T   // the current chunk, at full length
+	n      int   // how much of cur is handed out
+	old    [][]T // earlier chunks, each cut to what was handed out
+	before int   // the elements of old
+}
+
+// minChunk is the smallest chunk opened, in elements.
+const minChunk = 64
+
+func (c *chunks[T]) take(n int) []T {
+	if c.n+n > len(c.cur) {
+		if c.n > 0 {
+			c.old = append(c.old, c.cur[:c.n])
+			c.before += c.n
+		}
+		c.cur, c.n = make([]T, max(2*len(c.cur), n, minChunk)), 0
+	}
+	s := c.cur[c.n : c.n+n : c.n+n]
+	c.n += n
+	return s
+}
+
+// used returns how many elements were handed out since reset.
+func (c *chunks[T]) used() int { return c.before + c.n }
+
+// reset takes back everything handed out, keeping the current chunk,
+// the largest, unless it holds more than limit elements. What was handed
+// out is not cleared: its pointers lead only into the arena itself, to
+// interned names, and to pids, ports and references, which are small.
+func (c *chunks[T]) reset(limit int) {
+	clear(c.old)
+	c.old, c.n, c.before = c.old[:0], 0, 0
+	if len(c.cur) > limit {
+		c.cur = nil
+	}
+}
+
+// reloc finds where p, a pointer into one of c's chunks, lands when the
+// chunks are copied one after another to base; p outside them is kept.
+func (c *chunks[T]) reloc(p, base unsafe.Pointer) unsafe.Pointer {
+	size := unsafe.Sizeof(*new(T))
+	if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))); off < uintptr(c.n)*size {
+		return unsafe.Add(base, uintptr(c.before)*size+off)
+	}
+	at := uintptr(0) // bytes of the copy before the chunk looked at
+	for _, o := range c.old {
+		if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(o))); off < uintptr(len(o))*size {
+			return unsafe.Add(base, at+off)
+		}
+		at += uintptr(len(o)) * size
+	}
+	return p
+}
+
+// copyTo copies everything handed out, chunk after chunk, to dst.
+func (c *chunks[T]) copyTo(dst []T) {
+	k := 0
+	for _, o := range c.old {
+		k += copy(dst[k:], o)
+	}
+	copy(dst[k:], c.cur[:c.n])
+}
+
+// takeTerms returns n slots for one compound's children.
+func (a *arena) takeTerms(n int) []term.Term {
+	if a.direct {
+		return make([]term.Term, n)
+	}
+	return a.terms.take(n)
+}
+
+// takeBytes returns n bytes for a binary.
+func (a *arena) takeBytes(n int) []byte {
+	if a.direct {
+		return make([]byte, n)
+	}
+	return a.bytes.take(n)
+}
+
+// takeWords returns n words for a bignum's magnitude.
+func (a *arena) takeWords(n int) []big.Word {
+	if a.direct {
+		return make([]big.Word, n)
+	}
+	return a.words.take(n)
+}
+
+// newBig returns a big.Int for an integer term.
+func (a *arena) newBig() *big.Int {
+	if a.direct {
+		return new(big.Int)
+	}
+	return &a.bigs.take(1)[0]
+}
+
+// maxKept bounds the chunks an arena keeps between decodes, in elements
+// (slots: 1.5 MB), so that one huge input does not pin its memory.
+const maxKept = 1 << 16
+
+// reset takes back everything handed out, for the next decode.
+func (a *arena) reset() {
+	a.terms.reset(maxKept)
+	a.bigs.reset(maxKept)
+	a.words.reset(maxKept)
+	a.bytes.reset(maxKept * 8)
+}
+
+// keep copies t, built in the arena, into memory of its own: one slab
+// of slots (the arena's slots, then two for each big.Int, see bigSlots),
+// and one of words then bytes. Only memory the term uses is copied; the
+// arena's chunks are then free for the next decode.
+func (a *arena) keep(t term.Term) term.Term {
+	t = a.copyOut(t)
+	a.reset()
+	return t
+}
+
+// copyOut is keep without the reset: the arena still holds t.
+func (a *arena) copyOut(t term.Term) term.Term {
+	if a.direct {
+		return t
+	}
+	nt, nb, nw, nby := a.terms.used(), a.bigs.used(), a.words.used(), a.bytes.used()
+	var slab []term.Term
+	if n := nt + bigSlots*nb; n > 0 {
+		slab = make([]term.Term, n)
+	}
+	var words []big.Word
+	var bytes []byte
+	if n := nw + (nby+wordBytes-1)/wordBytes; n > 0 {
+		mem := make([]big.Word, n)
+		words = mem[:nw]
+		a.words.copyTo(words)
+		bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), n*wordBytes)[nw*wordBytes:]
+		a.bytes.copyTo(bytes)
+	}
+	m := mover{a: a, slab: slab, nt: nt,
+		wbase: unsafe.Pointer(unsafe.SliceData(words)), bbase: unsafe.Pointer(unsafe.SliceData(bytes))}
+	i := 0
+	for _, o := range a.bigs.old {
+		i = m.moveBigs(o, i)
+	}
+	m.moveBigs(a.bigs.cur[:a.bigs.n], i)
+	// Each slot is written once, moved as it is copied.
+	k := 0
+	for _, o := range a.terms.old {
+		for _, x := range o {
+			slab[k] = m.move(x)
+			k++
+		}
+	}
+	for _, x := range a.terms.cur[:a.terms.n] {
+		slab[k] = m.move(x)
+		k++
+	}
+	return m.move(t)
+}
+
+// mover rewrites the pointers of terms copied out of an arena.
+type mover struct {
+	a            *arena
+	slab         []term.Term
+	wbase, bbase unsafe.Pointer // where words and bytes are copied to
+	nt           int            // slots before the big.Ints' in slab
+}
+
+// bigAt returns the copy of the arena's i'th big.Int.
+func (m *mover) bigAt(i int) *big.Int { return bigIn(m.slab[m.nt+bigSlots*i:]) }
+
+// moveBigs copies the arena's big.Ints bs, the first of them its i'th,
+// with their words moved, and returns the index after them.
+func (m *mover) moveBigs(bs []big.Int, i int) int {
+	for j := range bs {
+		ws := bs[j].Bits()
+		p := m.a.words.reloc(unsafe.Pointer(unsafe.SliceData(ws)), m.wbase)
+		dst := m.bigAt(i + j)
+		dst.SetBits(unsafe.Slice((*big.Word)(p), len(ws)))
+		if bs[j].Sign() < 0 {
+			dst.Neg(dst)
+		}
+	}
+	return i + len(bs)
+}
+
+// move returns t with its pointer into the arena, if any, moved.
+func (m *mover) move(t term.Term) term.Term {
+	p := termPtr(t)
+	if p == nil {
+		return t
+	}
+	switch t.Kind() {
+	case term.KindTuple, term.KindList, term.KindMap, term.KindDesc:
+		c := &m.a.terms
+		if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))); off < uintptr(c.n)*unsafe.Sizeof(t) {
+			setTermPtr(&t, unsafe.Add(unsafe.Pointer(unsafe.SliceData(m.slab)), uintptr(c.before)*unsafe.Sizeof(t)+off))
+		} else {
+			setTermPtr(&t, c.reloc(p, unsafe.Pointer(unsafe.SliceData(m.slab))))
+		}
+	case term.KindBinary:
+		setTermPtr(&t, m.a.bytes.reloc(p, m.bbase))
+	case term.KindInt:
+		if i := m.bigIndex(p); i >= 0 {
+			setTermPtr(&t, unsafe.Pointer(m.bigAt(i)))
+		}
+	}
+	return t
+}
+
+// bigIndex returns the arena index of the big.Int at p, or -1 if p is not
+// in the arena.
+func (m *mover) bigIndex(p unsafe.Pointer) int {
+	const size = unsafe.Sizeof(big.Int{})
+	at := 0
+	for _, o := range m.a.bigs.old {
+		if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(o))); off < uintptr(len(o))*size {
+			return at + int(off/size)
+		}
+		at += len(o)
+	}
+	c := &m.a.bigs
+	if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))); off < uintptr(c.n)*size {
+		return at + int(off/size)
+	}
+	return -1
+}
+
+// asEntries views 2n slots as n map entries: a MapEntry is two Terms.
+func asEntries(kv []term.Term) []term.MapEntry {
+	if len(kv) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*term.MapEntry)(unsafe.Pointer(unsafe.SliceData(kv))), len(kv)/2)
+}
+
+// bigWords makes the words of the big-endian magnitude mag (no leading
+// zero bytes) in w, which has room for exactly them.
+func bigWords(w []big.Word, mag []byte) {
+	for i := range w {
+		var x big.Word
+		lo := len(mag) - i*wordBytes
+		for j := max(0, lo-wordBytes); j < lo; j++ {
+			x = x<<8 | big.Word(mag[j])
+		}
+		w[i] = x
+	}
+}

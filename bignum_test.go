@@ -1,0 +1,94 @@
+package sext
+
+import (
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/erlsext/sext/term"
+)
+
+// A negative bignum just below a power of 2^64 has a large word count and
+// few bytes. What Encode writes, both decoders must read back under the
+// same options; what they could not read, Encode refuses.
+
+// onesBelow returns 2^(64*words) - 1 - adj.
+func onesBelow(words int, adj uint64) *big.Int {
+	m := new(big.Int).Lsh(big.NewInt(1), uint(64*words))
+	m.Sub(m, big.NewInt(1))
+	return m.Sub(m, new(big.Int).SetUint64(adj))
+}
+
+func TestHugeNegativeBignums(t *testing.T) {
+	// The issue's number: -16#FFF...F with 131,088 hex digits, 8,193 words.
+	issue := onesBelow(131_088/16, 0)
+	issue.Neg(issue)
+	if b, err := Encode(term.BigInt(issue)); !errors.Is(err, ErrUnencodable) {
+		t.Errorf("-16#F...F (131,088 digits): %d bytes, %v; want ErrUnencodable", len(b), err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	dense := make([]big.Word, 9000)
+	for i := range dense {
+		dense[i] = big.Word(rng.Uint64())
+	}
+	for _, c := range []struct {
+		name string
+		m    *big.Int
+	}{
+		{"8,192 words of ones, the most a few bytes may claim", onesBelow(8192, 0)},
+		{"8,192 words of ones less 12345", onesBelow(8192, 12345)},
+		{"9,000 dense words", new(big.Int).SetBits(dense)},
+	} {
+		x := term.BigInt(new(big.Int).Neg(c.m))
+		b, err := Encode(x)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		for _, d := range decoders {
+			if back, err := d.decode(b); err != nil || !term.Equal(back, x) {
+				t.Errorf("%s, %s decoder: %v", c.name, d.name, err)
+			}
+		}
+	}
+}
+
+// TestPropHugeNegativeBignums: around the 8,192-word bound, a negative
+// bignum either encodes to bytes both decoders read back as itself, or is
+// refused with ErrUnencodable, and only past the bound.
+func TestPropHugeNegativeBignums(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		words := rapid.IntRange(8150, 8250).Draw(t, "words")
+		var m *big.Int
+		switch rapid.IntRange(0, 2).Draw(t, "form") {
+		case 0: // all ones less a little: a few bytes
+			m = onesBelow(words, rapid.Uint64().Draw(t, "adj"))
+		case 1: // all ones less a number of some words: short, or not
+			adj := make([]big.Word, rapid.IntRange(1, words-1).Draw(t, "adjWords"))
+			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
+			for i := range adj {
+				adj[i] = big.Word(rng.Uint64())
+			}
+			m = onesBelow(words, 0)
+			m.Sub(m, new(big.Int).SetBits(adj))
+		default: // the top bit alone: as long as it is large
+			m = new(big.Int).Lsh(big.NewInt(1), uint(64*words-1))
+		}
+		x := term.BigInt(m.Neg(m))
+		b, err := Encode(x)
+		if err != nil {
+			if !errors.Is(err, ErrUnencodable) || words <= 8192 {
+				t.Fatalf("%d words: %v", words, err)
+			}
+			return
+		}
+		for _, d := range decoders {
+			if back, err := d.decode(b); err != nil || !term.Equal(back, x) {
+				t.Fatalf("%d words in %d bytes, %s decoder: %v", words, len(b), d.name, err)
+			}
+		}
+	})
+}

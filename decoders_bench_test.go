@@ -1,0 +1,117 @@
+package sext
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/erlsext/sext/term"
+)
+
+// BenchmarkArenaShapes sets the recursive decoder against the
+// continuation-stack one with allocation taken out: both decode into one
+// warm, reused arena (a Decoder's, mode=reuse), or decode plainly
+// (mode=plain, two allocations a term). The corpus is the study's
+// workload (bench/workload.go, ported here in short: depth 1..5, a list,
+// tuple, binary or integer of either sign), 2,000 terms from seed 1, and
+// the deep workload's 1000-level terms.
+//
+//	go test -run '^$' -bench ArenaShapes -count 6 . | benchstat -col /dec -
+func BenchmarkArenaShapes(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1^0x9E3779B97F4A7C15))
+	corpora := map[string][][]byte{}
+	for range 2000 {
+		enc, err := Encode(studyTerm(r, 1+r.IntN(5)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		corpora["study"] = append(corpora["study"], enc)
+	}
+	for i := range 20 {
+		t := term.Binary([]byte{byte(i)})
+		for l := 1000; l > 0; l-- {
+			if l%2 == 0 {
+				t = term.List(t, term.Int(int64(l)))
+			} else {
+				t = term.Tuple(term.Int(int64(l)), t)
+			}
+		}
+		enc, _ := Encode(t)
+		corpora["deep"] = append(corpora["deep"], enc)
+	}
+	for _, w := range []string{"study", "deep"} {
+		encs := corpora[w]
+		size := 0
+		for _, e := range encs {
+			size += len(e)
+		}
+		for _, mode := range []string{"reuse", "plain"} {
+			for _, dec := range []string{"recursive", "cps"} {
+				b.Run("work="+w+"/mode="+mode+"/dec="+dec, func(b *testing.B) {
+					var s scratchSpace
+					cps := dec == "cps"
+					b.SetBytes(int64(size))
+					b.ReportAllocs()
+					for range b.N {
+						for _, e := range encs {
+							var err error
+							if mode == "reuse" {
+								_, _, err = Options{}.decodeIn(&s, e, cps, true, false)
+								s.finish()
+							} else {
+								_, err = Options{}.decodeWhole(e, cps)
+							}
+							if err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// studyTerm is bench/workload.go's studyDepth, for this package's
+// benchmarks.
+func studyTerm(r *rand.Rand, d int) term.Term {
+	n := func(max int) int { return 1 + r.IntN(max) }
+	elems := func(k int) []term.Term {
+		es := make([]term.Term, k)
+		for i := range es {
+			es[i] = studyTerm(r, d-1)
+		}
+		return es
+	}
+	switch n(5) {
+	case 1:
+		if d == 0 {
+			return term.List()
+		}
+		es := elems(n(1<<d) - 1)
+		if len(es) > 1 && n(16) <= 8 {
+			return term.ImproperList(es[:len(es)-1], es[len(es)-1])
+		}
+		return term.List(es...)
+	case 2:
+		if d == 0 {
+			return term.Tuple()
+		}
+		return term.Tuple(elems(n(1<<d) - 1)...)
+	case 3:
+		bs := make([]byte, n(1<<d)-1)
+		for i := range bs {
+			bs[i] = byte(r.Uint32())
+		}
+		return term.Binary(bs)
+	}
+	bs := make([]byte, n(1<<d))
+	for i := range bs {
+		bs[i] = byte(r.Uint32())
+	}
+	x := new(big.Int).SetBytes(bs)
+	if r.IntN(2) == 0 {
+		x.Neg(x)
+	}
+	return term.BigInt(x)
+}

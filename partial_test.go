@@ -1,0 +1,75 @@
+package sext
+
+import (
+	"errors"
+	"runtime"
+	"testing"
+)
+
+// PartialDecode pads a cut-short tuple with a wildcard for every element
+// its bytes lack. The tuples of one prefix share one allowance of claimed
+// elements, so nested claims cannot multiply memory.
+
+// partialAllocBound is the most PartialDecode may allocate for n bytes of
+// input: the padding allowance (24 bytes a wildcard), the decoders' share
+// (docs/SECURITY.md: at most about 100 bytes an input byte, lists of empty
+// binaries the worst case) and scratch space a pool may fail to keep.
+func partialAllocBound(n int) uint64 { return 24*maxPartialArity + 100*uint64(n) + 256<<10 }
+
+// partialAllocated runs PartialDecode on b and returns its error and the
+// bytes it allocated.
+func partialAllocated(b []byte) (error, uint64) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _, _, err := PartialDecode(b)
+	runtime.ReadMemStats(&after)
+	return err, after.TotalAlloc - before.TotalAlloc
+}
+
+func TestPartialDecodeNestedClaims(t *testing.T) {
+	for _, n := range []int{1, 2, 10, 400} {
+		b := repeat([]byte{tagTuple, 0, 0, 0xFF, 0xFF}, n)
+		err, grew := partialAllocated(b)
+		if n == 1 && err != nil {
+			t.Errorf("one tuple claiming 65,535 elements: %v", err)
+		}
+		if n > 1 && !errors.Is(err, ErrSize) {
+			t.Errorf("%d nested tuples claiming 65,535 elements each: %v, want ErrSize", n, err)
+		}
+		if bound := partialAllocBound(len(b)); grew > bound {
+			t.Errorf("%d nested headers (%d bytes): allocated %d bytes, bound %d", n, len(b), grew, bound)
+		}
+	}
+	// The claims of a whole encoding never run out: 30,000 tuples of 5
+	// elements in a tuple claim 180,000 elements, in 900,005 bytes.
+	one := append(append([]byte{tagTuple, 0, 0, 0, 5}, repeat([]byte{tagPos4, 0, 0, 0, 2}, 4)...), tagTuple, 0, 0, 0, 0)
+	b := append([]byte{tagTuple, 0, 0, 0x75, 0x30}, repeat(one, 30_000)...)
+	if _, full, rest, err := PartialDecode(b); err != nil || !full || len(rest) != 0 {
+		t.Errorf("a whole encoding whose tuples claim 180,000 elements: full %v, %d bytes left, %v", full, len(rest), err)
+	}
+}
+
+// FuzzPartialDecode checks that PartialDecode never panics, reports errors
+// at offsets inside the input, and allocates within partialAllocBound.
+func FuzzPartialDecode(f *testing.F) {
+	seedEncodings(f)
+	for _, l := range readLines(f, "prefix.tsv") {
+		if len(l.fields) > 1 {
+			f.Add(mustHex(f, l.fields[1]))
+		}
+	}
+	f.Add(repeat([]byte{tagTuple, 0, 0, 0xFF, 0xFF}, 10))
+	f.Add(append(repeat([]byte{tagTuple, 0, 0, 0, 2}, 10), tagTuple, 0, 0, 0xFF, 0xFF))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		err, grew := partialAllocated(b)
+		if bound := partialAllocBound(len(b)); grew > bound {
+			t.Fatalf("PartialDecode(%x): allocated %d bytes for %d, bound %d", b, grew, len(b), bound)
+		}
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) || de.Offset < 0 || de.Offset > len(b) {
+				t.Fatalf("PartialDecode(%x): bad error %v", b, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,34 @@
+//go:build !race
+
+// Allocation budgets are kept out of race builds: the race detector makes
+// sync.Pool drop items at random and instruments allocation, so counts
+// there say nothing about the library. CI runs them in the normal pass.
+
+package term
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestParseAllocs checks that parsing allocates per compound and atom,
+// not per element.
+func TestParseAllocs(t *testing.T) {
+	small := "{ok,[1,2,3],<<1,2>>,#{a => 1.5},'quoted atom'}"
+	if n := testing.AllocsPerRun(100, func() { Parse(small) }); n > 16 {
+		t.Errorf("Parse(%s) allocated %v times", small, n)
+	}
+	long := "[" + strings.Repeat("1,", 1000) + "<<" + strings.Repeat("7,", 1000) + "7>>]"
+	if n := testing.AllocsPerRun(10, func() { Parse(long) }); n > 30 {
+		t.Errorf("Parse of a long list allocated %v times", n)
+	}
+}
+
+func TestPrintAllocs(t *testing.T) {
+	in := Tuple(Atom("ok"), List(Int(1), Int(-2), Float(0.25)), Binary([]byte{1, 2}),
+		Map(MapEntry{Atom("k"), Tuple(Atom("it's"))}), Pid{Node: "a@b", ID: 1}.Term())
+	buf := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() { AppendString(buf[:0], in) }); n != 0 {
+		t.Errorf("AppendString allocated %v times, want 0", n)
+	}
+}

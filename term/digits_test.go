@@ -1,0 +1,72 @@
+package term
+
+import (
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// Integers of more than MaxIntDigits digits are refused before any
+// conversion; those allowed convert exactly, long ones by halves.
+func TestParseIntDigitLimit(t *testing.T) {
+	at := "1" + strings.Repeat("0", DefaultMaxIntDigits-1)
+	got, err := Parse(at)
+	want, _ := new(big.Int).SetString(at, 10)
+	if err != nil || !got.IsBig() || got.BigInt().Cmp(want) != 0 {
+		t.Errorf("%d digits, at the limit: %v", DefaultMaxIntDigits, err)
+	}
+	for _, c := range []struct{ name, text string }{
+		{"one digit past the limit", "1" + strings.Repeat("0", DefaultMaxIntDigits)},
+		{"negative, in a list", "[-" + strings.Repeat("9", DefaultMaxIntDigits+1) + "]"},
+		{"base 16", "16#" + strings.Repeat("F", DefaultMaxIntDigits+1)},
+		{"a million digits", "1" + strings.Repeat("0", 1_000_000)},
+	} {
+		_, err := Parse(c.text)
+		var se *SyntaxError
+		if !errors.Is(err, ErrDigits) || !errors.As(err, &se) {
+			t.Errorf("%s: %v, want ErrDigits", c.name, err)
+			continue
+		}
+		if len(se.Msg) > 200 {
+			t.Errorf("%s: message of %d bytes", c.name, len(se.Msg))
+		}
+	}
+	// Leading zeros and separators are not digits that cost anything.
+	if got, err := Parse(strings.Repeat("0", 100_000) + "5"); err != nil || !Equal(got, Int(5)) {
+		t.Errorf("5 after 100,000 zeros: %v, %v", got, err)
+	}
+	if got, err := Parse(strings.Repeat("1_", 3000) + "1"); err != nil || !got.IsBig() {
+		t.Errorf("3,001 digits with separators: %v", err)
+	}
+	// A lifted limit.
+	long := "7" + strings.Repeat("3", 99_999)
+	if _, err := (ParseOptions{MaxIntDigits: 99_999}).Parse(long); !errors.Is(err, ErrDigits) {
+		t.Errorf("100,000 digits, limit 99,999: %v", err)
+	}
+	got, err = ParseOptions{MaxIntDigits: 100_000}.Parse(long)
+	want, _ = new(big.Int).SetString(long, 10)
+	if err != nil || got.BigInt().Cmp(want) != 0 {
+		t.Errorf("100,000 digits, limit 100,000: %v", err)
+	}
+}
+
+// parseDigits by halves agrees with math/big's direct conversion.
+func TestParseDigitsByHalves(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+	for range 40 {
+		base := 2 + r.IntN(35)
+		n := directDigits + r.IntN(5*directDigits)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(base)]
+		}
+		b[0] = alphabet[1+r.IntN(base-1)]
+		want, _ := new(big.Int).SetString(string(b), base)
+		if got := parseDigits(string(b), base); got.Cmp(want) != 0 {
+			t.Fatalf("base %d, %d digits: by halves %s..., want %s...", base, n, got.Text(base)[:20], want.Text(base)[:20])
+		}
+	}
+}

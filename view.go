@@ -1,0 +1,616 @@
+package sext
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/erlsext/sext/term"
+)
+
+// Errors of a View's accessors, besides the decoders' own. Both come
+// inside a *DecodeError that gives the offset of the term asked.
+var (
+	// ErrKind: the term is not of the kind the accessor reads, such as
+	// Int64 of an atom, or Elem of a binary.
+	ErrKind = errors.New("wrong kind of term")
+	// ErrRange: a value that does not fit the accessor's type (Int64 of
+	// an integer beyond int64), or an index past the last element.
+	ErrRange = errors.New("value out of range")
+)
+
+// A View reads the parts of an encoded term in place, without building
+// terms: its kind, a tuple's arity, element i, an integer as int64, a
+// float, a binary's bytes or an atom's name appended to the caller's
+// buffer. It allocates nothing, which makes it the way to pick one field
+// out of many keys, as a store's filter does:
+//
+//	v := sext.NewView(key)            // {user, 42, <<"alice">>}
+//	id, err := v.Elem(1)              // a View of 42
+//	n, err := id.Int64()              // 42
+//
+// A View is a position in the caller's bytes, which it keeps without
+// copying; the bytes must not change while it is used. Each accessor
+// checks the bytes it reads as the decoders do, and reports malformed
+// bytes with the decoders' *DecodeError, offset and sentinel: what no
+// accessor reads is not checked (End and Next check the whole term). A
+// View is a small value; pass it by value.
+type View struct {
+	b     []byte
+	pos   int
+	depth int32 // compounds around the term, for the depth limit
+	limit int32 // the depth limit, or 0 for the default (int32 keeps a View in registers)
+	utf8  bool
+}
+
+// NewView returns a View of the term that starts b, with the zero Options.
+func NewView(b []byte) View { return View{b: b} }
+
+// View returns a View of the term that starts b, read under o: UTF8Atoms
+// for atom names and MaxDepth for skipping nested terms.
+func (o Options) View(b []byte) View {
+	return View{b: b, utf8: o.UTF8Atoms, limit: int32(min(o.maxDepth(), math.MaxInt32))}
+}
+
+// maxDepth is the depth limit.
+func (v View) maxDepth() int {
+	if v.limit > 0 {
+		return int(v.limit)
+	}
+	return DefaultMaxDepth
+}
+
+// Offset returns where the viewed term starts in the bytes given to
+// NewView (or, inside a descending term, in the inner bytes).
+func (v View) Offset() int { return v.pos }
+
+func (v View) skipper() skipper {
+	s := newSkipper(v.b, Options{UTF8Atoms: v.utf8, MaxDepth: v.maxDepth()})
+	return s
+}
+
+func (v View) at(pos int) View { v.pos = pos; return v }
+
+func (v View) kindErr(want string) error {
+	k, err := v.Kind()
+	if err != nil {
+		return err
+	}
+	return errAt(v.pos, ErrKind, k.String()+", not "+want)
+}
+
+// Kind returns the kind of the term. It reads the tag, and for a number
+// the flag that tells an integer from a float.
+func (v View) Kind() (term.Kind, error) {
+	b, pos := v.b, v.pos
+	// A list of no elements and a tail is its tail; the encoder never
+	// writes one, the decoders read it, and hostile bytes can nest it.
+	for depth := int(v.depth); pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markBitTail; depth++ {
+		if depth >= v.maxDepth() {
+			return 0, errAt(pos, ErrDepth, "")
+		}
+		pos += 2
+	}
+	if pos >= len(b) {
+		return 0, errAt(pos, ErrTruncated, "")
+	}
+	switch b[pos] {
+	case tagPos4, tagNeg4:
+		if pos+5 > len(b) {
+			return 0, errAt(pos, ErrTruncated, "number")
+		}
+		if b[pos+4]&1 == 0 == (b[pos] == tagPos4) {
+			return term.KindInt, nil
+		}
+		return term.KindFloat, nil
+	case tagPosBig, tagNegBig:
+		s := v.skipper()
+		defer s.release()
+		n, err := s.bigParts(pos)
+		if err != nil {
+			return 0, err
+		}
+		float, err := n.isFloat(b)
+		if err != nil {
+			return 0, err
+		}
+		if float {
+			return term.KindFloat, nil
+		}
+		return term.KindInt, nil
+	case tagAtom:
+		return term.KindAtom, nil
+	case tagBinary:
+		return term.KindBinary, nil
+	case tagPid:
+		return term.KindPid, nil
+	case tagPort:
+		return term.KindPort, nil
+	case tagRef:
+		return term.KindRef, nil
+	case tagTuple:
+		return term.KindTuple, nil
+	case tagList:
+		if pos+1 < len(b) && b[pos+1] == markMap {
+			return term.KindMap, nil
+		}
+		return term.KindList, nil
+	case tagDesc:
+		return term.KindDesc, nil
+	}
+	return 0, errAt(pos, ErrTag, "")
+}
+
+// End returns the offset just past the term, having checked all of it as
+// Decode would.
+func (v View) End() (int, error) {
+	s := v.skipper()
+	end, _, err := s.skip(v.pos, int(v.depth))
+	s.release()
+	return end, err
+}
+
+// Next returns a View of the term that follows this one in the same
+// bytes, such as the next element of a tuple.
+func (v View) Next() (View, error) {
+	end, err := v.End()
+	if err != nil {
+		return View{}, err
+	}
+	return v.at(end), nil
+}
+
+// Raw returns the term's own encoding: the bytes from its start to its
+// end, a subslice of the bytes given to NewView.
+func (v View) Raw() ([]byte, error) {
+	end, err := v.End()
+	if err != nil {
+		return nil, err
+	}
+	return v.b[v.pos:end:end], nil
+}
+
+// Len returns the number of elements of a tuple or a list (without an
+// improper tail), or of entries of a map. For a list it walks the
+// elements.
+func (v View) Len() (int, error) {
+	b, pos := v.b, v.pos
+	if pos < len(b) && b[pos] == tagTuple || pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markMap {
+		n, _, err := v.header()
+		return n, err
+	}
+	if pos < len(b) && b[pos] == tagList {
+		n := 0
+		for e, err := v.first(); ; e, err = e.nextElem() {
+			if err != nil {
+				return 0, err
+			}
+			if e.pos < 0 {
+				return n, nil
+			}
+			n++
+		}
+	}
+	return 0, v.kindErr("a tuple, list or map")
+}
+
+// header reads a tuple's arity or a map's size, with the decoders' checks.
+func (v View) header() (int, int, error) {
+	d := decoder{buf: v.b, maxDepth: v.maxDepth()}
+	if v.b[v.pos] == tagTuple {
+		return d.header(v.pos, 1, minTermLen, int(v.depth))
+	}
+	return d.header(v.pos, 2, 2*minTermLen, int(v.depth))
+}
+
+// Elem returns a View of element i (from 0) of a tuple or a list. It
+// skips, and checks, the elements before it.
+func (v View) Elem(i int) (View, error) {
+	if p, ok := v.quickElem(i); ok {
+		return View{b: v.b, pos: p, depth: v.depth + 1, limit: v.limit, utf8: v.utf8}, nil
+	}
+	return v.elem(i)
+}
+
+// elem is Elem for what quickElem leaves.
+func (v View) elem(i int) (View, error) {
+	b, pos := v.b, v.pos
+	if pos < len(b) && b[pos] == tagTuple {
+		n, p, err := v.header()
+		if err != nil {
+			return View{}, err
+		}
+		if i < 0 || i >= n {
+			return View{}, errAt(pos, ErrRange, "element "+strconv.Itoa(i)+" of a tuple of "+strconv.Itoa(n))
+		}
+		e := v.at(p)
+		e.depth++
+		if i == 0 {
+			return e, nil
+		}
+		s := v.skipper()
+		for range i {
+			if p, _, err = s.skip(p, int(e.depth)); err != nil {
+				break
+			}
+		}
+		s.release()
+		if err != nil {
+			return View{}, err
+		}
+		return e.at(p), nil
+	}
+	if pos+1 < len(b) && b[pos] == tagList && b[pos+1] != markMap {
+		e, err := v.first()
+		for k := 0; err == nil && e.pos >= 0; k++ {
+			if k == i {
+				return e, nil
+			}
+			e, err = e.nextElem()
+		}
+		if err != nil {
+			return View{}, err
+		}
+		return View{}, errAt(pos, ErrRange, "element "+strconv.Itoa(i)+" of a shorter list")
+	}
+	return View{}, v.kindErr("a tuple or list")
+}
+
+// quickElem finds element i of a well-formed tuple whose elements before
+// it are small integers, atoms or binaries: the commonest keys, read
+// without setting up a skipper. Anything else, errors included, is left
+// to the general path.
+func (v View) quickElem(i int) (int, bool) {
+	b, pos := v.b, v.pos
+	if pos+5 > len(b) || b[pos] != tagTuple || int(v.depth) >= v.maxDepth() {
+		return 0, false
+	}
+	n := uint64(binary.BigEndian.Uint32(b[pos+1:]))
+	if n*minTermLen > uint64(len(b)-pos-5) || i < 0 || uint64(i) >= n {
+		return 0, false
+	}
+	p := pos + 5
+	for range i {
+		if p+5 <= len(b) && b[p] == tagPos4 && b[p+4]&1 == 0 {
+			p += 5
+			continue
+		}
+		if b[p] == tagAtom && !v.utf8 {
+			if end := shortWholeFrame(b, p+1); end > 0 {
+				p = end
+				continue
+			}
+		}
+		end, _, ok := quickLeaf(b, p, v.utf8)
+		if !ok && p < len(b) && b[p] == tagDesc && int(v.depth)+1 < v.maxDepth() {
+			end, _, ok = quickDesc(b, p, v.utf8)
+		}
+		if !ok {
+			return 0, false
+		}
+		p = end
+	}
+	return p, true
+}
+
+// first returns the first element of the list v, or a View at -1 when
+// there is none.
+func (v View) first() (View, error) {
+	d := decoder{maxDepth: v.maxDepth()}
+	if err := d.enter(v.pos, int(v.depth)); err != nil {
+		return View{}, err
+	}
+	e := v.at(v.pos + 1)
+	e.depth++
+	if e.pos < len(v.b) && (v.b[e.pos] == markEnd || v.b[e.pos] == markBitTail) {
+		e.pos = -1
+	}
+	return e, nil
+}
+
+// nextElem returns the list element after e, or a View at -1 after the
+// last.
+func (e View) nextElem() (View, error) {
+	end, err := e.End()
+	if err != nil {
+		return View{}, err
+	}
+	if end >= len(e.b) {
+		return View{}, errAt(end, ErrTruncated, "list")
+	}
+	switch e.b[end] {
+	case markEnd, markImproper, markBitTail:
+		return e.at(-1), nil
+	}
+	return e.at(end), nil
+}
+
+// Tail returns a View of an improper list's tail and true, or false for a
+// proper list.
+func (v View) Tail() (View, bool, error) {
+	b := v.b
+	if v.pos+1 >= len(b) || b[v.pos] != tagList || b[v.pos+1] == markMap {
+		return View{}, false, v.kindErr("a list")
+	}
+	e, err := v.first()
+	if err != nil {
+		return View{}, false, err
+	}
+	p := v.pos + 1 // where the marker after the last element is
+	for e.pos >= 0 {
+		if p, err = e.End(); err != nil {
+			return View{}, false, err
+		}
+		if e, err = e.nextElem(); err != nil {
+			return View{}, false, err
+		}
+	}
+	if b[p] == markEnd {
+		return View{}, false, nil
+	}
+	t := v.at(p + 1)
+	t.depth = v.depth + 1
+	return t, true, nil
+}
+
+// Entry returns Views of the key and the value of entry i (from 0) of a
+// map, in the order of the bytes (key order, for the encoder's bytes).
+func (v View) Entry(i int) (key, value View, err error) {
+	b, pos := v.b, v.pos
+	if pos+1 >= len(b) || b[pos] != tagList || b[pos+1] != markMap {
+		return View{}, View{}, v.kindErr("a map")
+	}
+	n, p, err := v.header()
+	if err != nil {
+		return View{}, View{}, err
+	}
+	if i < 0 || i >= n {
+		return View{}, View{}, errAt(pos, ErrRange, "entry "+strconv.Itoa(i)+" of a map of "+strconv.Itoa(n))
+	}
+	e := v.at(p)
+	e.depth++
+	for k := 0; ; k++ {
+		if key = e; k == i {
+			break
+		}
+		if e, err = e.Next(); err == nil {
+			e, err = e.Next()
+		}
+		if err != nil {
+			return View{}, View{}, err
+		}
+	}
+	value, err = key.Next()
+	return key, value, err
+}
+
+// Int64 returns the value of an integer. An integer beyond int64 is an
+// error wrapping ErrRange; a float is not an integer (ErrKind).
+func (v View) Int64() (int64, error) {
+	b, pos := v.b, v.pos
+	if pos+5 <= len(b) {
+		w := binary.BigEndian.Uint32(b[pos+1:])
+		switch {
+		case b[pos] == tagPos4 && w&1 == 0:
+			return int64(w >> 1), nil
+		case b[pos] == tagNeg4 && w&1 == 1:
+			return -int64(max31 - w>>1), nil
+		}
+	}
+	return v.bigInt64()
+}
+
+// bigInt64 is Int64 of the bignum forms, and of what is not an integer.
+func (v View) bigInt64() (int64, error) {
+	b, pos := v.b, v.pos
+	if pos >= len(b) || b[pos] != tagPosBig && b[pos] != tagNegBig {
+		return 0, v.kindErr("an integer")
+	}
+	s := v.skipper()
+	defer s.release()
+	n, err := s.bigParts(pos)
+	if err != nil {
+		return 0, err
+	}
+	if float, err := n.isFloat(b); err != nil || float {
+		if err == nil {
+			err = errAt(pos, ErrKind, "float, not an integer")
+		}
+		return 0, err
+	}
+	switch {
+	case n.fits && !n.neg && n.u <= math.MaxInt64:
+		return int64(n.u), nil
+	case n.fits && n.neg && n.u <= 1<<63:
+		return int64(-n.u), nil
+	}
+	return 0, errAt(pos, ErrRange, "integer does not fit in an int64")
+}
+
+// Float returns the value of a float. An integer is not a float (ErrKind).
+func (v View) Float() (float64, error) {
+	b, pos := v.b, v.pos
+	if pos >= len(b) {
+		return 0, errAt(pos, ErrTruncated, "")
+	}
+	s := v.skipper()
+	s.bufs()
+	defer s.release()
+	switch b[pos] {
+	case tagPos4, tagNeg4:
+		t, _, err := s.d.small(pos)
+		if err != nil {
+			return 0, err
+		}
+		if t.Kind() != term.KindFloat {
+			return 0, errAt(pos, ErrKind, "integer, not a float")
+		}
+		return t.Float(), nil
+	case tagPosBig, tagNegBig:
+		n, err := s.bigParts(pos)
+		if err != nil {
+			return 0, err
+		}
+		float, err := n.isFloat(b)
+		if err != nil {
+			return 0, err
+		}
+		if !float {
+			return 0, errAt(pos, ErrKind, "integer, not a float")
+		}
+		f, _, err := s.bigFloat(pos, n)
+		return f, err
+	}
+	return 0, v.kindErr("a float")
+}
+
+// AppendBits appends a binary's or bitstring's bytes to dst and returns
+// the extended buffer and the length in bits; a partial last byte holds
+// its bits in the high end, as term.Bitstring does.
+func (v View) AppendBits(dst []byte) ([]byte, int, error) {
+	b, pos := v.b, v.pos
+	if pos >= len(b) || b[pos] != tagBinary {
+		return dst, 0, v.kindErr("a binary")
+	}
+	f, err := scanFrame(b, pos+1, 0)
+	if err != nil {
+		return dst, 0, err
+	}
+	start := len(dst)
+	dst = grow(dst, f.units)
+	if err := unframe(dst[start:], b, pos+1, f, 0); err != nil {
+		return dst[:start], 0, err
+	}
+	return dst, f.bits, nil
+}
+
+// AppendBytes appends a binary's bytes to dst and returns the extended
+// buffer. A bitstring that is not whole bytes is an error wrapping
+// ErrKind; AppendBits reads those.
+func (v View) AppendBytes(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst, bits, err := v.AppendBits(dst)
+	if err == nil && bits&7 != 0 {
+		return dst[:start], errAt(v.pos, ErrKind, "bitstring of "+strconv.Itoa(bits)+" bits, not a binary")
+	}
+	return dst, err
+}
+
+// AppendAtom appends an atom's name, as UTF-8 text, to dst and returns
+// the extended buffer.
+func (v View) AppendAtom(dst []byte) ([]byte, error) {
+	b, pos := v.b, v.pos
+	if pos >= len(b) || b[pos] != tagAtom {
+		return dst, v.kindErr("an atom")
+	}
+	f, err := wholeFrame(b, pos+1)
+	if err != nil {
+		return dst, err
+	}
+	start := len(dst)
+	dst = grow(dst, f.units)
+	if err := unframe(dst[start:], b, pos+1, f, 0); err != nil {
+		return dst[:start], err
+	}
+	dst = dst[:start+f.bits/8]
+	name := dst[start:]
+	high := 0
+	for _, c := range name {
+		if c >= utf8.RuneSelf {
+			high++
+		}
+	}
+	switch {
+	case high == 0:
+	case v.utf8:
+		if !utf8.Valid(name) {
+			return dst[:start], errAt(pos, ErrInvalid, errAtomUTF8.Error())
+		}
+	default:
+		// Latin-1: each high byte becomes two bytes of UTF-8, written
+		// from the back so that nothing is overwritten before it is read.
+		n := len(name)
+		dst = grow(dst, high)
+		out := dst[start:]
+		for i, o := n-1, n+high-1; i >= 0; i-- {
+			c := out[i]
+			if c < utf8.RuneSelf {
+				out[o] = c
+				o--
+				continue
+			}
+			out[o], out[o-1] = 0x80|c&0x3F, 0xC0|c>>6
+			o -= 2
+		}
+	}
+	return dst, nil
+}
+
+// AtomIs reports whether the term is the atom named name. It is false,
+// without an error, for a term that is not an atom.
+func (v View) AtomIs(name string) (bool, error) {
+	b, pos := v.b, v.pos
+	if pos >= len(b) || b[pos] != tagAtom {
+		if _, err := v.Kind(); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	f, err := wholeFrame(b, pos+1)
+	if err != nil {
+		return false, err
+	}
+	n := f.bits / 8
+	i := 0 // the unit compared next
+	for k := 0; k < len(name); {
+		c := name[k]
+		k++
+		if c >= utf8.RuneSelf && !v.utf8 {
+			r, size := utf8.DecodeRuneInString(name[k-1:])
+			if r > 0xFF || r == utf8.RuneError && size == 1 {
+				return false, nil // no Latin-1 atom has this name
+			}
+			c, k = byte(r), k-1+size
+		}
+		if i >= n || unitByte(b, pos+1, i, 0) != c {
+			return false, v.checkAtom(f)
+		}
+		i++
+	}
+	if i != n {
+		return false, v.checkAtom(f)
+	}
+	return true, v.checkAtom(f)
+}
+
+// checkAtom makes the decoder's one remaining check of an atom's name: in
+// UTF8Atoms mode, that it is valid UTF-8.
+func (v View) checkAtom(f frame) error {
+	if !v.utf8 {
+		return nil
+	}
+	var tmp [256]byte
+	_, err := v.AppendAtom(tmp[:0])
+	return err
+}
+
+// AppendInner appends the encoding that a descending term (term.Desc)
+// wraps to dst and returns the extended buffer: read it with a View of
+// its own.
+func (v View) AppendInner(dst []byte) ([]byte, error) {
+	b, pos := v.b, v.pos
+	if pos >= len(b) || b[pos] != tagDesc {
+		return dst, v.kindErr("a descending term")
+	}
+	s := v.skipper()
+	s.callerInner, s.inner = true, dst
+	_, _, err := s.descInner(pos, int(v.depth))
+	out := s.inner
+	s.release()
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
