@@ -84,8 +84,8 @@ func (r IndexCheckResult) Clean() bool {
 // matches an index's pattern must have its entry, and each entry must
 // belong to a stored key that gives it. For each index it reads the data
 // keys of the pattern's range and the index's entries, once each, and
-// holds the entries the data give in memory, sorted (about their own
-// size: some 50 bytes a key for the demo's orders), to merge them with
+// holds the entries the data give in memory, sorted (their own size and
+// 8 bytes: some 60 bytes a key for the demo's orders), to merge them with
 // the stored ones. Then it reads the rest of the reserved range: entries
 // of indexes no longer defined, keys that are no entry. Each difference
 // is read again before it counts, so a write that raced the check's
@@ -202,21 +202,31 @@ func (s *Store) checkIndex(ctx context.Context, ix *index, fix bool, r *IndexChe
 	return nil
 }
 
-// entrySet is a sorted set of entry keys in one arena: about the keys'
-// own size in memory, without a slice header each.
+// entrySet is a sorted set of entry keys in one arena: the keys in the
+// order they were met, and their order by bytes as a permutation of
+// 32-bit offsets, so a key costs its bytes and 8 bytes more.
 type entrySet struct {
-	arena []byte
-	ends  []int
+	arena  []byte
+	starts []uint32 // where each key starts; the next one's start ends it
+	order  []uint32 // the keys' indexes, by bytes
 }
 
-func (e *entrySet) len() int { return len(e.ends) }
-func (e *entrySet) at(i int) []byte {
-	start := 0
-	if i > 0 {
-		start = e.ends[i-1]
+func (e *entrySet) len() int { return len(e.order) }
+
+// at returns the i-th key by bytes.
+func (e *entrySet) at(i int) []byte { return e.raw(int(e.order[i])) }
+
+func (e *entrySet) raw(j int) []byte {
+	end := len(e.arena)
+	if j+1 < len(e.starts) {
+		end = int(e.starts[j+1])
 	}
-	return e.arena[start:e.ends[i]]
+	return e.arena[e.starts[j]:end]
 }
+
+// maxCheckArena bounds the arena of one index's expected entries, which
+// 32-bit offsets address.
+const maxCheckArena = 1<<32 - 1
 
 // expectedEntries returns the entries ix's data keys give, sorted.
 func (s *Store) expectedEntries(ctx context.Context, ix *index, r *IndexCheckResult) (*entrySet, error) {
@@ -229,7 +239,7 @@ func (s *Store) expectedEntries(ctx context.Context, ix *index, r *IndexCheckRes
 		return nil, err
 	}
 	defer it.Close()
-	var unsorted entrySet
+	e := &entrySet{}
 	for it.Next() {
 		k := it.Key()
 		t, err := s.codec.Decode(k)
@@ -241,27 +251,24 @@ func (s *Store) expectedEntries(ctx context.Context, ix *index, r *IndexCheckRes
 			continue
 		}
 		r.Keys++
-		if unsorted.arena, err = s.appendEntry(unsorted.arena, ix, v, k); err != nil {
+		e.starts = append(e.starts, uint32(len(e.arena)))
+		if e.arena, err = s.appendEntry(e.arena, ix, v, k); err != nil {
 			return nil, err
 		}
-		unsorted.ends = append(unsorted.ends, len(unsorted.arena))
+		if len(e.arena) > maxCheckArena {
+			return nil, fmt.Errorf("store: index %s: more than 4 GB of entries to check at once", ix.Name)
+		}
 	}
 	if err := it.Close(); err != nil {
 		return nil, err
 	}
-	// Data order is not index order: sort by index, then copy into a
-	// fresh arena in that order.
-	order := make([]int, unsorted.len())
-	for i := range order {
-		order[i] = i
+	// Data order is not index order.
+	e.order = make([]uint32, len(e.starts))
+	for i := range e.order {
+		e.order[i] = uint32(i)
 	}
-	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(unsorted.at(a), unsorted.at(b)) })
-	sorted := &entrySet{arena: make([]byte, 0, len(unsorted.arena)), ends: make([]int, 0, len(order))}
-	for _, i := range order {
-		sorted.arena = append(sorted.arena, unsorted.at(i)...)
-		sorted.ends = append(sorted.ends, len(sorted.arena))
-	}
-	return sorted, nil
+	slices.SortFunc(e.order, func(a, b uint32) int { return bytes.Compare(e.raw(int(a)), e.raw(int(b))) })
+	return e, nil
 }
 
 // entryKey returns the data key an entry of ix names, decoded and
