@@ -48,7 +48,7 @@ subcommands:
                      --keys-only, --after TOKEN (a "next:" token)
   explain SPEC       print the plan's byte ranges; --count reads them
   index SUBCOMMAND   secondary indexes: create, drop, list, check, scan
-                     (sext help db index)
+                     (sext db index --help)
   watch PATTERN      (--etcd only) print each change to a key that matches
                      PATTERN as it happens; flags: --from REV, --limit N
 
