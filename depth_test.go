@@ -103,6 +103,9 @@ func TestCompareMatchAnyDepth(t *testing.T) {
 	if !term.Equal(x, y) {
 		t.Errorf("Equal of equal %d-deep terms: false", n)
 	}
+	if c := term.CompareErlang(x, y); c != 0 || !term.ArithEqual(x, y) {
+		t.Errorf("CompareErlang of equal %d-deep terms: %d", n, c)
+	}
 	if _, ok := Match(x, y); !ok {
 		t.Errorf("Match of equal %d-deep terms: false", n)
 	}
@@ -116,6 +119,9 @@ func TestCompareMatchAnyDepth(t *testing.T) {
 	}
 	if c := term.Compare(term.Desc(x), term.Desc(z)); c != 1 {
 		t.Errorf("Compare(Desc, Desc) = %d, want 1", c)
+	}
+	if c := term.CompareErlang(x, z); c != -1 {
+		t.Errorf("CompareErlang({..leaf..}, {..leag..}) = %d, want -1", c)
 	}
 	if _, ok := Match(x, z); ok {
 		t.Error("Match of different deep terms: true")

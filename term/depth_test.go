@@ -47,3 +47,32 @@ func TestCompareDeepAgrees(t *testing.T) {
 		}
 	}
 }
+
+// compareArithDeep, the explicit-stack walk CompareErlang hands deep terms
+// to, gives compareArithAt's answer, map keys (exact) included.
+func TestCompareArithDeepAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20_000 {
+		a, b := randomTerm(r, 4), randomTerm(r, 4)
+		switch r.IntN(4) {
+		case 0: // a shared start, so the walk goes further
+			common := randomTerm(r, 2)
+			a, b = Tuple(common, a), Tuple(common, b)
+		case 1: // an integer against its float, which == takes as equal
+			i := r.Int64N(5)
+			a, b = List(Int(i), a), ImproperList([]Term{Float(float64(i))}, b)
+		case 2:
+			a, b = Map(MapEntry{Int(1), a}, MapEntry{Float(2), Int(0)}), Map(MapEntry{Int(1), b}, MapEntry{Float(2), Int(0)})
+		}
+		if r.IntN(4) == 0 {
+			a, b = Desc(List(a, Int(1))), Desc(List(b, Int(1)))
+		}
+		for _, x := range [][2]Term{{a, b}, {b, a}, {a, a}} {
+			for _, exact := range []bool{false, true} {
+				if got, want := compareArithDeep(x[0], x[1], exact), compareArithAt(x[0], x[1], exact, 0); got != want {
+					t.Fatalf("exact %v: compareArithDeep(%s, %s) = %d, compareArithAt %d", exact, x[0], x[1], got, want)
+				}
+			}
+		}
+	}
+}

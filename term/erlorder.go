@@ -105,12 +105,20 @@ func CompareErlang(a, b Term) int { return compareArith(a, b, false) }
 func ArithEqual(a, b Term) bool { return compareArith(a, b, false) == 0 }
 
 // compareArith is Erlang's order; exact is true inside map keys, where
-// integers sort before all floats. It recurses only into compound terms,
-// whose depth the decoders and parser bound.
-func compareArith(a, b Term, exact bool) int {
+// integers sort before all floats.
+func compareArith(a, b Term, exact bool) int { return compareArithAt(a, b, exact, 0) }
+
+// compareArithAt recurses, depth compounds down, for maxCompareRecursion
+// levels, then hands the rest to compareArithDeep, as compareAt does: terms
+// built in code may nest deeper than any goroutine stack holds.
+func compareArithAt(a, b Term, exact bool, depth int) int {
 	if ra, rb := erlRank(a), erlRank(b); ra != rb {
 		return cmp.Compare(ra, rb)
 	}
+	if depth >= maxCompareRecursion && isCompound(a.kind) {
+		return compareArithDeep(a, b, exact)
+	}
+	depth++
 	switch a.kind {
 	case KindInt, KindFloat:
 		if exact && a.kind != b.kind {
@@ -131,14 +139,14 @@ func compareArith(a, b Term, exact bool) int {
 	case KindRef:
 		return erlangRefs(a.Ref(), b.Ref())
 	case KindDesc:
-		return -compareArith(a.Inner(), b.Inner(), exact)
+		return -compareArithAt(a.Inner(), b.Inner(), exact, depth)
 	case KindTuple:
 		if c := cmp.Compare(a.num, b.num); c != 0 {
 			return c
 		}
 		sa, sb := a.slice(), b.slice()
 		for i := range sa {
-			if c := compareArith(sa[i], sb[i], exact); c != 0 {
+			if c := compareArithAt(sa[i], sb[i], exact, depth); c != 0 {
 				return c
 			}
 		}
@@ -150,29 +158,29 @@ func compareArith(a, b Term, exact bool) int {
 		}
 		ea, eb := a.Entries(), b.Entries()
 		for i := range ea {
-			if c := compareArith(ea[i].Key, eb[i].Key, true); c != 0 {
+			if c := compareArithAt(ea[i].Key, eb[i].Key, true, depth); c != 0 {
 				return c
 			}
 		}
 		for i := range ea {
-			if c := compareArith(ea[i].Value, eb[i].Value, exact); c != 0 {
+			if c := compareArithAt(ea[i].Value, eb[i].Value, exact, depth); c != 0 {
 				return c
 			}
 		}
 		return 0
 	case KindList:
-		return compareArithLists(a, b, exact)
+		return compareArithLists(a, b, exact, depth)
 	}
 	return 0
 }
 
 // compareArithLists compares cell by cell; where one list runs out, what
 // is left of each (a tail, [] or the rest of the list) compares as a term.
-func compareArithLists(a, b Term, exact bool) int {
+func compareArithLists(a, b Term, exact bool, depth int) int {
 	ea, eb := a.Elems(), b.Elems()
 	n := min(len(ea), len(eb))
 	for i := range n {
-		if c := compareArith(ea[i], eb[i], exact); c != 0 {
+		if c := compareArithAt(ea[i], eb[i], exact, depth); c != 0 {
 			return c
 		}
 	}
@@ -181,10 +189,10 @@ func compareArithLists(a, b Term, exact bool) int {
 		if ta.kind == KindList && tb.kind == KindList { // both []
 			return 0
 		}
-		return compareArith(ta, tb, exact)
+		return compareArithAt(ta, tb, exact, depth)
 	}
 	// One side goes on as a non-empty list, which no tail equals.
-	return compareArith(restOf(a, n), restOf(b, n), exact)
+	return compareArithAt(restOf(a, n), restOf(b, n), exact, depth)
 }
 
 // restOf is the list l without its first n elements, n < l.Len(), or
@@ -239,6 +247,80 @@ func compareMapsErlang(a, b Term, keys order, depth int) int {
 	for i := range ea {
 		if c := compareAt(ea[i].Value, eb[i].Value, keys, depth); c != 0 {
 			return c
+		}
+	}
+	return 0
+}
+
+// arithTask is work left for compareArithDeep: a pair of terms, or a run
+// of pairs (every other term of it for a map's keys or values).
+type arithTask struct {
+	x, y   Term
+	xs, ys []Term
+	exact  bool // inside a map key
+	neg    bool // inside an odd number of Descs
+	run    bool
+	skip   bool
+}
+
+// compareArithDeep is compareArithAt with an explicit stack in place of
+// recursion, so that it compares terms of any depth; the first difference
+// in a depth-first, left-to-right walk decides, as there.
+func compareArithDeep(a, b Term, exact bool) int {
+	var buf [8]arithTask
+	st := append(buf[:0], arithTask{x: a, y: b, exact: exact})
+	for len(st) > 0 {
+		top := &st[len(st)-1]
+		t := *top
+		if t.run {
+			t.x, t.y = top.xs[0], top.ys[0]
+			step := 1
+			if top.skip {
+				step = 2
+			}
+			if len(top.xs) <= step {
+				st = st[:len(st)-1]
+			} else {
+				top.xs, top.ys = top.xs[step:], top.ys[step:]
+			}
+		} else {
+			st = st[:len(st)-1]
+		}
+		x, y := t.x, t.y
+		c := 0
+		switch ra, rb := erlRank(x), erlRank(y); {
+		case ra != rb:
+			c = cmp.Compare(ra, rb)
+		case x.kind == KindTuple:
+			if c = cmp.Compare(x.num, y.num); c == 0 && x.num > 0 {
+				st = append(st, arithTask{xs: x.slice(), ys: y.slice(), exact: t.exact, neg: t.neg, run: true})
+			}
+		case x.kind == KindMap:
+			if c = cmp.Compare(x.num, y.num); c == 0 && x.num > 0 {
+				xs := unsafe.Slice((*Term)(x.ptr), 2*x.num) // key, value, key, ...
+				ys := unsafe.Slice((*Term)(y.ptr), 2*y.num)
+				st = append(st,
+					arithTask{xs: xs[1:], ys: ys[1:], exact: t.exact, neg: t.neg, run: true, skip: true},
+					arithTask{xs: xs, ys: ys, exact: true, neg: t.neg, run: true, skip: true})
+			}
+		case x.kind == KindList && x.num > 0:
+			ea, eb := x.Elems(), y.Elems()
+			n := min(len(ea), len(eb))
+			if len(ea) == len(eb) {
+				if ta, tb := x.Tail(), y.Tail(); ta.kind != KindList || tb.kind != KindList {
+					st = append(st, arithTask{x: ta, y: tb, exact: t.exact, neg: t.neg})
+				}
+			} else {
+				st = append(st, arithTask{x: restOf(x, n), y: restOf(y, n), exact: t.exact, neg: t.neg})
+			}
+			st = append(st, arithTask{xs: ea[:n], ys: eb[:n], exact: t.exact, neg: t.neg, run: true})
+		case x.kind == KindDesc:
+			st = append(st, arithTask{x: x.Inner(), y: y.Inner(), exact: t.exact, neg: !t.neg})
+		default:
+			c = compareArithAt(x, y, t.exact, 0) // a leaf: no recursion
+		}
+		if c != 0 {
+			return signed(c, t.neg)
 		}
 	}
 	return 0
