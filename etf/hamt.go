@@ -37,9 +37,9 @@ const (
 	hconst18   = 0x1fe68f02
 	hconst22   = 0x98c475e6
 	hashSalt   = 3432918353
-	nilWord    = 0xfffffffffffffffb // the tagged word of []
-	smallTag   = 0xf                // a small integer's immediate tag
-	smallBits  = 60                 // the width of a small integer on 64 bits
+	nilWord    = 0x3b // the tagged word of [] (OTP 25)
+	smallTag   = 0xf  // a small integer's immediate tag
+	smallBits  = 60   // the width of a small integer on 64 bits
 	levelBits  = 4
 	levelSlots = 1 << levelBits
 )
@@ -84,21 +84,26 @@ func hashWord(h uint32, w uint64) uint32 { return hash2(h, uint32(w), uint32(w>>
 // cell's head and tail.
 func constHash(h, k uint32) uint32 { return bits.RotateLeft32(h^k, 17) }
 
-// hashable reports whether t's internal hash is a function of t alone.
-func hashable(t term.Term) bool {
+// hashable reports whether t's internal hash is a function of t alone,
+// looking no more than depth levels down (deeper terms are left to the
+// encoder's depth error).
+func hashable(t term.Term, depth int) bool {
+	if depth < 0 {
+		return false
+	}
 	switch t.Kind() {
 	case term.KindInt, term.KindFloat, term.KindBinary:
 		return true
 	case term.KindTuple, term.KindList:
 		for _, x := range t.Elems() {
-			if !hashable(x) {
+			if !hashable(x, depth-1) {
 				return false
 			}
 		}
-		return t.Kind() == term.KindTuple || hashable(t.Tail())
+		return t.Kind() == term.KindTuple || t.IsProper() || hashable(t.Tail(), depth-1)
 	case term.KindMap:
 		for _, e := range t.Entries() {
-			if !hashable(e.Key) || !hashable(e.Value) {
+			if !hashable(e.Key, depth-1) || !hashable(e.Value, depth-1) {
 				return false
 			}
 		}
@@ -334,10 +339,10 @@ func hamtOrder(es []term.MapEntry) []term.MapEntry {
 	return out
 }
 
-// hashableKeys reports whether every key of es is hashable.
-func hashableKeys(es []term.MapEntry) bool {
+// hashableKeys reports whether every key of es is hashable within depth.
+func hashableKeys(es []term.MapEntry, depth int) bool {
 	for _, e := range es {
-		if !hashable(e.Key) {
+		if !hashable(e.Key, depth) {
 			return false
 		}
 	}

@@ -2,32 +2,112 @@ package etf_test
 
 import (
 	"bytes"
+	"context"
+	"slices"
 	"testing"
+	"time"
+
+	"pgregory.net/rapid"
 
 	"github.com/erlsext/sext/etf"
 	"github.com/erlsext/sext/internal/erlvm"
 	"github.com/erlsext/sext/term"
 )
 
-func TestHAMTProbe(t *testing.T) {
+// vmHashes has the VM read each of bins and return its internal hash
+// (make_internal_hash(T, 0), the hash of a hashmap's first eight levels).
+func vmHashes(t *testing.T, vm *erlvm.VM, bins []term.Term) []term.Term {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r, err := vm.Eval(ctx, `erts_debug:set_internal_state(available_internal_state, true),
+		[erts_debug:get_internal_state({internal_hash, binary_to_term(B)}) || B <- Bins].`,
+		map[string]term.Term{"Bins": term.List(bins...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Elems()
+}
+
+// This package's internal hash of every hashable kind of term is the
+// VM's, as erts_debug reports it.
+func TestVMInternalHash(t *testing.T) {
 	vm := erlvm.ForTest(t)
-	var bins [][]byte
-	var ms []term.Term
-	for _, n := range []int{33, 40, 100, 200} {
-		es := make([]term.MapEntry, n)
-		for i := range es {
-			es[i] = term.MapEntry{Key: term.Int(int64(i*7 - 50)), Value: term.Int(0)}
+	keys := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return drawHashKey(rt, 3) }))
+	for lo := 0; lo < len(keys); lo += batch {
+		part := keys[lo:min(lo+batch, len(keys))]
+		bins := make([]term.Term, len(part))
+		for i, k := range part {
+			bins[i] = term.Binary(encode(t, etf.Options{}, k))
 		}
-		m := term.Map(es...)
-		ms = append(ms, m)
-		b, _ := etf.Encode(m)
-		bins = append(bins, b)
-	}
-	for i, r := range reencode(t, vm, bins, term.List()) {
-		got := r.Elems()[1].Bytes()
-		if !bytes.Equal(got, bins[i]) {
-			back, _ := etf.Decode(got)
-			t.Errorf("map %d: ours %v\nVM %v", i, ms[i].Entries()[:8], back.Entries()[:8])
+		for i, h := range vmHashes(t, vm, bins) {
+			want, _ := h.Int64()
+			if got := etf.InternalHash(part[i]); int64(got) != want {
+				t.Fatalf("hash of %v: ours %d, the VM's %d", part[i], got, want)
+			}
 		}
 	}
+}
+
+// A map of 33..200 hashable keys of every kind is written byte for byte
+// as the VM's term_to_binary writes it after reading ours.
+func TestVMHashmapOrder(t *testing.T) {
+	vm := erlvm.ForTest(t)
+	maps := collect(t, rapid.Custom(func(rt *rapid.T) term.Term {
+		return drawBigMap(rt, func(rt *rapid.T) term.Term { return drawHashKey(rt, 2) })
+	}))
+	checkReencoded(t, vm, maps, true)
+}
+
+// A map of more than 32 keys with an atom, pid, port or reference key
+// among the others keeps key order: the VM reads it as the same map.
+func TestVMHashmapFallback(t *testing.T) {
+	vm := erlvm.ForTest(t)
+	unhashable := []func(*rapid.T) term.Term{drawAtom, drawPid, drawPort, drawRef}
+	maps := collect(t, rapid.Custom(func(rt *rapid.T) term.Term {
+		m := drawBigMap(rt, func(rt *rapid.T) term.Term {
+			if rapid.IntRange(0, 9).Draw(rt, "unhashable") == 0 {
+				return rapid.SampledFrom(unhashable).Draw(rt, "uk")(rt)
+			}
+			return drawHashKey(rt, 1)
+		})
+		k := rapid.SampledFrom(unhashable).Draw(rt, "one")(rt)
+		return term.Map(append(slices.Clone(m.Entries()), term.MapEntry{Key: k, Value: term.Int(0)})...)
+	}))
+	checkReencoded(t, vm, maps, false)
+}
+
+// checkReencoded encodes each map, has the VM read it, and checks that
+// the VM holds the same map and, if exact, writes our bytes again.
+func checkReencoded(t *testing.T, vm *erlvm.VM, maps []term.Term, exact bool) {
+	t.Helper()
+	n := 0
+	for lo := 0; lo < len(maps); lo += batch / 5 {
+		part := maps[lo:min(lo+batch/5, len(maps))]
+		bins := make([][]byte, len(part))
+		pairs := make([]term.Term, len(part))
+		for i, m := range part {
+			bins[i] = encode(t, etf.Options{}, m)
+			if etf.KeysHashable(m) != exact {
+				t.Fatalf("KeysHashable is %v for %v", !exact, m)
+			}
+		}
+		for i, r := range reencode(t, vm, bins, term.List()) {
+			if r.Elems()[0].Atom() != "ok" {
+				t.Fatalf("the VM cannot read %v: %s", part[i], r.Elems()[1].Bytes())
+			}
+			vmb := r.Elems()[1].Bytes()
+			pairs[i] = term.Tuple(term.Binary(bins[i]), term.Binary(vmb))
+			if exact && !bytes.Equal(vmb, bins[i]) {
+				t.Fatalf("%d keys: %v\nours     %x\nthe VM's %x", part[i].Len(), part[i], bins[i], vmb)
+			}
+			n += part[i].Len()
+		}
+		for i, same := range call(t, vm, "same", term.List(pairs...)) {
+			if same.Atom() != "true" {
+				t.Fatalf("the VM reads our %v as another term", part[i])
+			}
+		}
+	}
+	t.Logf("%d maps, %d keys in all", len(maps), n)
 }
