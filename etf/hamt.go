@@ -161,13 +161,15 @@ func hashInt(h uint32, t term.Term) uint32 {
 	if b.Sign() < 0 {
 		k = hconst10
 	}
-	// Bignum digits are 64-bit words, least significant first.
-	for _, w := range new(big.Int).Abs(b).Bits() {
-		if bitsPerWord == 64 {
-			h = hash2(h, uint32(w), uint32(uint64(w)>>32), k)
-		} else {
-			panic("etf: the map hash needs 64-bit words")
+	// erts's bignum digits are 64-bit words, least significant first,
+	// whatever this machine's word.
+	mag := new(big.Int).Abs(b).Bytes()
+	for end := len(mag); end > 0; end -= 8 {
+		var w uint64
+		for _, c := range mag[max(0, end-8):end] {
+			w = w<<8 | uint64(c)
 		}
+		h = hash2(h, uint32(w), uint32(w>>32), k)
 	}
 	return h
 }

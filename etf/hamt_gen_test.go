@@ -60,12 +60,12 @@ func drawHashMap(t *rapid.T, depth, lo, hi int) term.Term {
 }
 
 // drawBigMap draws a map of 33..200 keys from key, topped up with integer
-// keys when drawn keys coincide, with values of every kind.
+// keys when drawn keys coincide, with leaves of every kind as values.
 func drawBigMap(t *rapid.T, key func(*rapid.T) term.Term) term.Term {
 	n := rapid.IntRange(33, 200).Draw(t, "bigmapsize")
 	es := make([]term.MapEntry, n, n+flatmapMax)
 	for i := range es {
-		es[i] = term.MapEntry{Key: key(t), Value: drawTermOf(t, 1, 4, false)}
+		es[i] = term.MapEntry{Key: key(t), Value: drawLeafOf(t, false)}
 	}
 	m := term.Map(es...)
 	for i := 0; m.Len() <= flatmapMax; i++ {
