@@ -1,9 +1,11 @@
 package etf
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/erlsext/sext/term"
 )
@@ -24,24 +26,22 @@ const flatmapLimit = 32
 // Constants of erts's hash: the golden ratio, its multiples and the salt
 // of the internal hash.
 const (
-	hconst     = 0x9e3779b9
-	hconst4    = 0x78dde6e4
-	hconst9    = 0x8ff34781
-	hconst10   = 0x2e2ac13a
-	hconst11   = 0xcc623af3
-	hconst12   = 0x6a99b4ac
-	hconst13   = 0x08d12e65
-	hconst15   = 0x454021d7
-	hconst16   = 0xe3779b90
-	hconst17   = 0x81af1549
-	hconst18   = 0x1fe68f02
-	hconst22   = 0x98c475e6
-	hashSalt   = 3432918353
-	nilWord    = 0x3b // the tagged word of [] (OTP 25)
-	smallTag   = 0xf  // a small integer's immediate tag
-	smallBits  = 60   // the width of a small integer on 64 bits
-	levelBits  = 4
-	levelSlots = 1 << levelBits
+	hconst    = 0x9e3779b9
+	hconst4   = 0x78dde6e4
+	hconst9   = 0x8ff34781
+	hconst10  = 0x2e2ac13a
+	hconst11  = 0xcc623af3
+	hconst12  = 0x6a99b4ac
+	hconst13  = 0x08d12e65
+	hconst15  = 0x454021d7
+	hconst16  = 0xe3779b90
+	hconst17  = 0x81af1549
+	hconst18  = 0x1fe68f02
+	hconst22  = 0x98c475e6
+	hashSalt  = 3432918353
+	nilWord   = 0x3b // the tagged word of [] (OTP 25)
+	smallTag  = 0xf  // a small integer's immediate tag
+	smallBits = 60   // the width of a small integer on 64 bits
 )
 
 // mix is Bob Jenkins' 96-bit mix; the hash is the third word.
@@ -300,45 +300,62 @@ func keyHash(key term.Term, lvl int) uint32 {
 const maxLevels = 64
 
 // hamtOrder returns es, all of whose keys are hashable, in the order
-// term_to_binary writes a hashmap's leaves: depth first, the highest
-// slot of a node first.
+// term_to_binary writes a hashmap's leaves: depth first, the highest slot
+// of a node first. That is the descending order of the keys' hashes read
+// four bits at a time from the lowest, so a sort on the nibble-reversed
+// hash gives it; keys whose first hashes tie go on to the salted hashes
+// of the deeper levels.
 func hamtOrder(es []term.MapEntry) []term.MapEntry {
-	type keyed struct {
-		e term.MapEntry
-		h uint32 // the hash of the current eight levels
-	}
-	out := make([]term.MapEntry, 0, len(es))
-	var walk func(ks []keyed, lvl int)
-	walk = func(ks []keyed, lvl int) {
-		if len(ks) == 1 || lvl >= maxLevels {
-			for _, k := range ks {
-				out = append(out, k.e)
-			}
-			return
-		}
-		if lvl%8 == 0 && lvl > 0 {
-			for i := range ks {
-				ks[i].h = keyHash(ks[i].e.Key, lvl)
-			}
-		}
-		var slots [levelSlots][]keyed
-		shift := uint(levelBits * (lvl % 8))
-		for _, k := range ks {
-			s := k.h >> shift & (levelSlots - 1)
-			slots[s] = append(slots[s], k)
-		}
-		for s := levelSlots - 1; s >= 0; s-- {
-			if len(slots[s]) > 0 {
-				walk(slots[s], lvl+1)
-			}
-		}
-	}
 	ks := make([]keyed, len(es))
 	for i, e := range es {
-		ks[i] = keyed{e, keyHash(e.Key, 0)}
+		ks[i] = keyed{reverseNibbles(keyHash(e.Key, 0)), int32(i)}
 	}
-	walk(ks, 0)
+	sortKeyed(es, ks, 0)
+	out := make([]term.MapEntry, len(ks))
+	for i, k := range ks {
+		out[i] = es[k.i]
+	}
 	return out
+}
+
+// keyed is a key's place in the sort: no pointers, so sorting moves eight
+// bytes and no write barriers.
+type keyed struct {
+	r uint32 // the nibble-reversed hash of the current eight levels
+	i int32  // the entry's index, which breaks final ties in key order
+}
+
+// sortKeyed sorts ks, indices into es, from level lvl on; ties are
+// rehashed eight levels down.
+func sortKeyed(es []term.MapEntry, ks []keyed, lvl int) {
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if a.r != b.r {
+			return cmp.Compare(b.r, a.r)
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	if lvl+8 >= maxLevels {
+		return
+	}
+	for i := 0; i < len(ks); {
+		j := i + 1
+		for j < len(ks) && ks[j].r == ks[i].r {
+			j++
+		}
+		if j-i > 1 {
+			tie := ks[i:j]
+			for t := range tie {
+				tie[t].r = reverseNibbles(keyHash(es[tie[t].i].Key, lvl+8))
+			}
+			sortKeyed(es, tie, lvl+8)
+		}
+		i = j
+	}
+}
+
+// reverseNibbles reverses the order of the eight 4-bit groups of x.
+func reverseNibbles(x uint32) uint32 {
+	return bits.ReverseBytes32(x&0x0f0f0f0f<<4 | x>>4&0x0f0f0f0f)
 }
 
 // hashableKeys reports whether every key of es is hashable within depth.
