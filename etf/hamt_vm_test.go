@@ -3,6 +3,7 @@ package etf_test
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -110,4 +111,53 @@ func checkReencoded(t *testing.T, vm *erlvm.VM, maps []term.Term, exact bool) {
 		}
 	}
 	t.Logf("%d maps, %d keys in all", len(maps), n)
+}
+
+// Maps of 33..200 hashable keys that the VM builds itself, by
+// maps:from_list and by inserting one key at a time, are read and written
+// again byte for byte as the VM writes them.
+func TestVMHashmapFromVM(t *testing.T) {
+	vm := erlvm.ForTest(t)
+	seed := rand.Int64N(1<<40) + 1 // a new sample each run; logged to replay one
+	t.Logf("VM generator seed %d", seed)
+	const src = `rand:seed(exsss, Seed),
+		Leaf = fun() -> case rand:uniform(7) of
+			1 -> rand:uniform(1 bsl 20) - (1 bsl 19);
+			2 -> (rand:uniform(1 bsl 64) - (1 bsl 63)) * (1 bsl rand:uniform(100));
+			3 -> (rand:uniform() - 0.5) * 1.0e6;
+			4 -> rand:bytes(rand:uniform(20) - 1);
+			5 -> [rand:uniform(300) || _ <- lists:seq(1, rand:uniform(6))];
+			6 -> {rand:uniform(10), <<(rand:uniform(127)):(rand:uniform(7))>>};
+			7 -> [rand:uniform(3) | rand:uniform()]
+		end end,
+		Map = fun(K) -> Vs = lists:seq(1, K), case rand:uniform(2) of
+			1 -> maps:from_list([{Leaf(), V} || V <- Vs]);
+			2 -> lists:foldl(fun(V, M) -> M#{Leaf() => V} end, #{}, Vs)
+		end end,
+		[term_to_binary(Map(32 + rand:uniform(168))) || _ <- lists:seq(1, N)].`
+	n, large := 0, 0
+	for n < checks() {
+		k := min(batch/5, checks()-n)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		r, err := vm.Eval(ctx, src, map[string]term.Term{"Seed": term.Int(seed + int64(n)), "N": term.Int(int64(k))})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bt := range r.Elems() {
+			b := bt.Bytes()
+			m, err := etf.Decode(b)
+			if err != nil {
+				t.Fatalf("Decode of the VM's %x: %v", b, err)
+			}
+			if m.Len() > flatmapMax {
+				large++
+			}
+			if ours := encode(t, etf.Options{}, m); !bytes.Equal(ours, b) {
+				t.Fatalf("%v\nthe VM's %x\nours     %x", m, b, ours)
+			}
+		}
+		n += k
+	}
+	t.Logf("%d maps from the VM written byte for byte again, %d of them of more than 32 keys", n, large)
 }
