@@ -64,7 +64,7 @@ func TestVMHashmapOrder(t *testing.T) {
 // among the others keeps key order: the VM reads it as the same map.
 func TestVMHashmapFallback(t *testing.T) {
 	vm := erlvm.ForTest(t)
-	unhashable := []func(*rapid.T) term.Term{drawAtom, drawPid, drawPort, drawRef}
+	unhashable := []func(*rapid.T) term.Term{drawAtom, drawPid, drawPort, drawRef3}
 	maps := collect(t, rapid.Custom(func(rt *rapid.T) term.Term {
 		m := drawBigMap(rt, func(rt *rapid.T) term.Term {
 			if rapid.IntRange(0, 9).Draw(rt, "unhashable") == 0 {
@@ -76,6 +76,18 @@ func TestVMHashmapFallback(t *testing.T) {
 		return term.Map(append(slices.Clone(m.Entries()), term.MapEntry{Key: k, Value: term.Int(0)})...)
 	}))
 	checkReencoded(t, vm, maps, false)
+}
+
+// drawRef3 draws a reference of three id words. OTP 25 itself crashes
+// (a segmentation fault in maps:from_list, as in binary_to_term) on a map
+// of more than 32 keys holding two references of one node and creation
+// whose id words differ in number, such as #Ref<a@hh,4294967295,1,900> and
+// #Ref<a@hh,4294967295,1,900,0,900,667408439>, so this property keeps to
+// the three words of the references OTP 25 makes.
+func drawRef3(t *rapid.T) term.Term {
+	r := drawRef(t).Ref()
+	r.IDs = append(slices.Clone(r.IDs), 7, 7)[:3]
+	return r.Term()
 }
 
 // checkReencoded encodes each map, has the VM read it, and checks that
@@ -159,5 +171,5 @@ func TestVMHashmapFromVM(t *testing.T) {
 		}
 		n += k
 	}
-	t.Logf("%d maps from the VM written byte for byte again, %d of them of more than 32 keys", n, large)
+	t.Logf("%d maps from the VM written byte for byte again, %d of them of more than 32 keys (the others drew equal keys)", n, large)
 }
