@@ -16,9 +16,10 @@ import (
 // leaves in the trie's order. This file computes that hash and order for
 // the keys whose hash depends on nothing but the term: numbers, binaries,
 // bitstrings, and lists, tuples and maps of those. Atoms hash by their
-// index in the VM's atom table and remote pids, ports and references by a
-// pointer to their node's entry, so no one outside that VM can know their
-// hash; a map with such a key keeps this package's key order.
+// index in the VM's atom table, pids, ports and references of other nodes
+// by the address of their node's entry, and local ones as words only the
+// VM knows to be local, so no one outside that VM can know their hash; a
+// map with such a key keeps this package's key order.
 
 // flatmapLimit is the most keys erts keeps in a flat, sorted map.
 const flatmapLimit = 32
@@ -46,33 +47,7 @@ const (
 
 // mix is Bob Jenkins' 96-bit mix; the hash is the third word.
 func mix(a, b, c uint32) uint32 {
-	a -= b
-	a -= c
-	a ^= c >> 13
-	b -= c
-	b -= a
-	b ^= a << 8
-	c -= a
-	c -= b
-	c ^= b >> 13
-	a -= b
-	a -= c
-	a ^= c >> 12
-	b -= c
-	b -= a
-	b ^= a << 16
-	c -= a
-	c -= b
-	c ^= b >> 5
-	a -= b
-	a -= c
-	a ^= c >> 3
-	b -= c
-	b -= a
-	b ^= a << 10
-	c -= a
-	c -= b
-	c ^= b >> 15
+	_, _, c = mix3(a, b, c)
 	return c
 }
 
@@ -149,7 +124,7 @@ func internalHash(h uint32, t term.Term) uint32 {
 		}
 		return h
 	}
-	panic("etf: internalHash of an unhashable term")
+	return h // unreachable: callers check hashable first
 }
 
 func hashInt(h uint32, t term.Term) uint32 {
@@ -213,7 +188,8 @@ func blockHash(k []byte, initval uint32) uint32 {
 	return mix(a, b, c)
 }
 
-// mix3 is mix returning all three words, for the block hash's rounds.
+// mix3 is Jenkins' mix returning all three words, for the block hash's
+// rounds.
 func mix3(a, b, c uint32) (uint32, uint32, uint32) {
 	a -= b
 	a -= c
