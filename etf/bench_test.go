@@ -1,6 +1,7 @@
 package etf_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/erlsext/sext/etf"
@@ -61,5 +62,42 @@ func BenchmarkDecodeCompressed(b *testing.B) {
 		if _, err := etf.Decode(enc); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// bigMaps are maps of 200 keys as erts keeps them in hash tries: integer,
+// binary and tuple keys, which are written in hash order, and atom keys,
+// which keep key order.
+func bigMaps() map[string]term.Term {
+	out := map[string]term.Term{}
+	kinds := map[string]func(i int) term.Term{
+		"int":    func(i int) term.Term { return term.Int(int64(i) * 7919) },
+		"binary": func(i int) term.Term { return term.Binary([]byte("user-" + strconv.Itoa(i))) },
+		"tuple": func(i int) term.Term {
+			return term.Tuple(term.Int(int64(i)), term.List(term.Int(1), term.Float(float64(i))))
+		},
+		"atom": func(i int) term.Term { return term.Atom("field_" + strconv.Itoa(i)) },
+	}
+	for name, key := range kinds {
+		es := make([]term.MapEntry, 200)
+		for i := range es {
+			es[i] = term.MapEntry{Key: key(i), Value: term.Int(int64(i))}
+		}
+		out[name] = term.Map(es...)
+	}
+	return out
+}
+
+func BenchmarkAppendBigMap(b *testing.B) {
+	for _, name := range []string{"int", "binary", "tuple", "atom"} {
+		x := bigMaps()[name]
+		b.Run(name, func(b *testing.B) {
+			buf, _ := etf.Append(nil, x)
+			b.SetBytes(int64(len(buf)))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf, _ = etf.Append(buf[:0], x)
+			}
+		})
 	}
 }

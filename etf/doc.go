@@ -6,11 +6,18 @@
 // default (minor_version 1: NEW_FLOAT_EXT floats, Latin-1 atoms as
 // ATOM_EXT, UTF-8 ones as SMALL_ATOM_UTF8_EXT), with options for what
 // term_to_binary's options change: minor_version 0 and 2, compression, and
-// OTP 26's defaults. Two things cannot match erts byte for byte: a map of
-// more than 32 keys, which erts writes in its internal hash order and this
-// package in map key order, and compressed terms, whose deflate stream
-// comes from Go's compress/zlib rather than zlib (erts reads them, and
-// this package reads erts's).
+// OTP 26's defaults. A map of more than 32 keys is a hash trie (HAMT) in
+// erts, which term_to_binary writes in the trie's order: this package
+// computes erts's internal hash of keys made of integers, floats,
+// binaries, bitstrings, and lists, tuples and maps of those, and writes
+// such maps in that order, as Debian's 64-bit OTP 25 does. A key that
+// holds an atom, pid, port or reference cannot be placed, since erts
+// hashes an atom by its index in the running VM's atom table and a pid,
+// port or reference by its node's entry in that VM; a map of more than 32
+// keys with any such key is written in map key order, which erts reads as
+// the same map. Compressed terms cannot match either: their deflate stream
+// comes from Go's compress/zlib rather than zlib (erts reads them, and this
+// package reads erts's).
 //
 // Decoding reads everything OTP 25 and 26 write, including the older tags
 // (FLOAT_EXT, SMALL_ATOM_EXT, PID_EXT, PORT_EXT, REFERENCE_EXT,

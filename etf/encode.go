@@ -119,6 +119,9 @@ func (e *encoder) term(dst []byte, t term.Term, depth int) ([]byte, error) {
 		return dst, nil
 	case term.KindMap:
 		es := t.Entries()
+		if len(es) > flatmapLimit && hashableKeys(es, e.maxDepth-depth-1) {
+			es = hamtOrder(es)
+		}
 		dst = binary.BigEndian.AppendUint32(append(dst, tagMap), uint32(len(es)))
 		for _, x := range es {
 			if dst, err = e.term(dst, x.Key, depth+1); err != nil {

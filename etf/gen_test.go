@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/erlsext/sext/etf"
 	"github.com/erlsext/sext/term"
 )
 
@@ -280,4 +281,31 @@ func maxMapSize(x term.Term) int {
 		}
 	}
 	return m
+}
+
+// asErts reports whether this package writes x byte for byte as erts
+// does: every map in it of more than 32 keys has keys whose hash this
+// package can compute (no atoms, pids, ports or references in them).
+func asErts(x term.Term) bool {
+	switch x.Kind() {
+	case term.KindMap:
+		if x.Len() > flatmapMax && !etf.KeysHashable(x) {
+			return false
+		}
+		for _, e := range x.Entries() {
+			if !asErts(e.Key) || !asErts(e.Value) {
+				return false
+			}
+		}
+	case term.KindTuple, term.KindList:
+		for _, e := range x.Elems() {
+			if !asErts(e) {
+				return false
+			}
+		}
+		if x.Kind() == term.KindList && !x.IsProper() {
+			return asErts(x.Tail())
+		}
+	}
+	return true
 }

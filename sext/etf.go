@@ -54,9 +54,9 @@ Write each TERM as term_to_binary(TERM) writes it on Erlang/OTP 25, in
 upper-case hex, one a line; with no TERM arguments, read terms from
 stdin, one a line. --minor-version and --compressed are term_to_binary's
 options of those names (--minor-version 2 is OTP 26's default). A map of
-more than 32 keys is written in key order, where erts uses its hash
-order, and compressed bytes come from Go's zlib, not erts's: both read
-back as the same term.
+more than 32 keys is written in erts's hash order unless a key holds an
+atom, pid, port or reference (then in key order), and compressed bytes
+come from Go's zlib, not erts's: both read back as the same term.
 
 examples:
   sext etf encode '{ok,[1,2]}' 'a'
