@@ -84,14 +84,10 @@ func (v View) kindErr(want string) error {
 // Kind returns the kind of the term. It reads the tag, and for a number
 // the flag that tells an integer from a float.
 func (v View) Kind() (term.Kind, error) {
-	b, pos := v.b, v.pos
-	// A list of no elements and a tail is its tail; the encoder never
-	// writes one, the decoders read it, and hostile bytes can nest it.
-	for depth := int(v.depth); pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markBitTail; depth++ {
-		if depth >= v.maxDepth() {
-			return 0, errAt(pos, ErrDepth, "")
-		}
-		pos += 2
+	b := v.b
+	pos, err := v.unwrap()
+	if err != nil {
+		return 0, err
 	}
 	if pos >= len(b) {
 		return 0, errAt(pos, ErrTruncated, "")
@@ -466,11 +462,29 @@ func (v View) Float() (float64, error) {
 	return 0, v.kindErr("a float")
 }
 
+// unwrap returns where v's term really starts: a list of no elements and
+// a bitstring tail is its tail, which the encoder never writes, the
+// decoders read, and hostile bytes can nest.
+func (v View) unwrap() (int, error) {
+	b, pos := v.b, v.pos
+	for depth := int(v.depth); pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markBitTail; depth++ {
+		if depth >= v.maxDepth() {
+			return 0, errAt(pos, ErrDepth, "")
+		}
+		pos += 2
+	}
+	return pos, nil
+}
+
 // AppendBits appends a binary's or bitstring's bytes to dst and returns
 // the extended buffer and the length in bits; a partial last byte holds
 // its bits in the high end, as term.Bitstring does.
 func (v View) AppendBits(dst []byte) ([]byte, int, error) {
-	b, pos := v.b, v.pos
+	b := v.b
+	pos, err := v.unwrap()
+	if err != nil {
+		return dst, 0, err
+	}
 	if pos >= len(b) || b[pos] != tagBinary {
 		return dst, 0, v.kindErr("a binary")
 	}
