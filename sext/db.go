@@ -209,6 +209,25 @@ func openStore(dir string, opts *store.Options, stderr io.Writer) (*store.Store,
 	return s, true
 }
 
+// openNoArgs parses the flags of a db subcommand that takes no positional
+// arguments and opens the existing store: the common start of stats,
+// check and the index commands. When it fails it has said why, and
+// returns the exit status.
+func openNoArgs(dir, name string, fs *flagSet, args []string, stdout, stderr io.Writer) (*store.Store, int, bool) {
+	args, status, ok := parseAll(fs, args, stdout, stderr)
+	if !ok {
+		return nil, status, false
+	}
+	if len(args) != 0 {
+		return nil, fs.usageError(stderr, name+" takes no arguments"), false
+	}
+	s, ok := openStore(dir, mustExist(), stderr)
+	if !ok {
+		return nil, exitFail, false
+	}
+	return s, exitOK, true
+}
+
 // mustExist is the store.Options of the commands that only read.
 func mustExist() *store.Options {
 	return &store.Options{Pebble: pebblekv.Options{MustExist: true}}
@@ -596,16 +615,9 @@ func loadLine(b *store.Batch, line []byte, etfValues bool) error {
 func dbStats(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("stats")
 	exact := fs.Bool("exact", false, "count the keys by reading them all; exit 1 if some are foreign or non-canonical")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
+	s, status, ok := openNoArgs(dir, "stats", fs, args, stdout, stderr)
 	if !ok {
 		return status
-	}
-	if len(args) != 0 {
-		return fs.usageError(stderr, "stats takes no arguments")
-	}
-	s, ok := openStore(dir, mustExist(), stderr)
-	if !ok {
-		return exitFail
 	}
 	st, err := s.Stats(dbCtx)
 	if err != nil {

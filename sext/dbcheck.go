@@ -33,16 +33,9 @@ is left to fix: no foreign keys and no conflicts.`
 func dbCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := subFlags("check")
 	fix := fs.Bool("fix", false, "rewrite non-canonical keys to their canonical bytes, and clear the note of torn logs")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
+	s, status, ok := openNoArgs(dir, "check", fs, args, stdout, stderr)
 	if !ok {
 		return status
-	}
-	if len(args) != 0 {
-		return fs.usageError(stderr, "check takes no arguments")
-	}
-	s, ok := openStore(dir, mustExist(), stderr)
-	if !ok {
-		return exitFail
 	}
 	out := newSession(stdout, stderr)
 	var nForeign, nOdd int

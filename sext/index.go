@@ -137,16 +137,9 @@ func dbIndexDrop(dir string, args []string, _ io.Reader, stdout, stderr io.Write
 
 func dbIndexList(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := indexFlags("list")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
+	s, status, ok := openNoArgs(dir, "list", fs, args, stdout, stderr)
 	if !ok {
 		return status
-	}
-	if len(args) != 0 {
-		return fs.usageError(stderr, "list takes no arguments")
-	}
-	s, ok := openStore(dir, mustExist(), stderr)
-	if !ok {
-		return exitFail
 	}
 	out := newSession(stdout, stderr)
 	list, err := s.Indexes(dbCtx)
@@ -177,16 +170,9 @@ nothing is left (foreign keys are reported and left).`
 func dbIndexCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := indexFlags("check")
 	fix := fs.Bool("fix", false, "repair what is found")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
+	s, status, ok := openNoArgs(dir, "check", fs, args, stdout, stderr)
 	if !ok {
 		return status
-	}
-	if len(args) != 0 {
-		return fs.usageError(stderr, "check takes no arguments")
-	}
-	s, ok := openStore(dir, mustExist(), stderr)
-	if !ok {
-		return exitFail
 	}
 	out := newSession(stdout, stderr)
 	shown := map[store.IndexProblemKind]int{}
