@@ -84,11 +84,11 @@ func (v View) kindErr(want string) error {
 // Kind returns the kind of the term. It reads the tag, and for a number
 // the flag that tells an integer from a float.
 func (v View) Kind() (term.Kind, error) {
-	b := v.b
-	pos, err := v.unwrap()
+	v, err := v.unwrap()
 	if err != nil {
 		return 0, err
 	}
+	b, pos := v.b, v.pos
 	if pos >= len(b) {
 		return 0, errAt(pos, ErrTruncated, "")
 	}
@@ -172,6 +172,10 @@ func (v View) Raw() ([]byte, error) {
 // improper tail), or of entries of a map. For a list it walks the
 // elements.
 func (v View) Len() (int, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return 0, err
+	}
 	b, pos := v.b, v.pos
 	if pos < len(b) && b[pos] == tagTuple || pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markMap {
 		n, _, err := v.header()
@@ -212,6 +216,10 @@ func (v View) Elem(i int) (View, error) {
 
 // elem is Elem for what quickElem leaves.
 func (v View) elem(i int) (View, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return View{}, err
+	}
 	b, pos := v.b, v.pos
 	if pos < len(b) && b[pos] == tagTuple {
 		n, p, err := v.header()
@@ -326,6 +334,10 @@ func (e View) nextElem() (View, error) {
 // Tail returns a View of an improper list's tail and true, or false for a
 // proper list.
 func (v View) Tail() (View, bool, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return View{}, false, err
+	}
 	b := v.b
 	if v.pos+1 >= len(b) || b[v.pos] != tagList || b[v.pos+1] == markMap {
 		return View{}, false, v.kindErr("a list")
@@ -354,6 +366,10 @@ func (v View) Tail() (View, bool, error) {
 // Entry returns Views of the key and the value of entry i (from 0) of a
 // map, in the order of the bytes (key order, for the encoder's bytes).
 func (v View) Entry(i int) (key, value View, err error) {
+	v, err = v.unwrap()
+	if err != nil {
+		return View{}, View{}, err
+	}
 	b, pos := v.b, v.pos
 	if pos+1 >= len(b) || b[pos] != tagList || b[pos+1] != markMap {
 		return View{}, View{}, v.kindErr("a map")
@@ -400,6 +416,10 @@ func (v View) Int64() (int64, error) {
 
 // bigInt64 is Int64 of the bignum forms, and of what is not an integer.
 func (v View) bigInt64() (int64, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return 0, err
+	}
 	b, pos := v.b, v.pos
 	if pos >= len(b) || b[pos] != tagPosBig && b[pos] != tagNegBig {
 		return 0, v.kindErr("an integer")
@@ -427,6 +447,10 @@ func (v View) bigInt64() (int64, error) {
 
 // Float returns the value of a float. An integer is not a float (ErrKind).
 func (v View) Float() (float64, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return 0, err
+	}
 	b, pos := v.b, v.pos
 	if pos >= len(b) {
 		return 0, errAt(pos, ErrTruncated, "")
@@ -462,29 +486,30 @@ func (v View) Float() (float64, error) {
 	return 0, v.kindErr("a float")
 }
 
-// unwrap returns where v's term really starts: a list of no elements and
-// a bitstring tail is its tail, which the encoder never writes, the
-// decoders read, and hostile bytes can nest.
-func (v View) unwrap() (int, error) {
-	b, pos := v.b, v.pos
-	for depth := int(v.depth); pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markBitTail; depth++ {
-		if depth >= v.maxDepth() {
-			return 0, errAt(pos, ErrDepth, "")
+// unwrap returns v moved to where its term really starts: a list of no
+// elements and a bitstring tail is its tail, which the encoder never
+// writes, the decoders read, and hostile bytes can nest. Every accessor
+// reads through it, so that each agrees with Kind.
+func (v View) unwrap() (View, error) {
+	for v.pos+1 < len(v.b) && v.b[v.pos] == tagList && v.b[v.pos+1] == markBitTail {
+		if int(v.depth) >= v.maxDepth() {
+			return View{}, errAt(v.pos, ErrDepth, "")
 		}
-		pos += 2
+		v.pos += 2
+		v.depth++
 	}
-	return pos, nil
+	return v, nil
 }
 
 // AppendBits appends a binary's or bitstring's bytes to dst and returns
 // the extended buffer and the length in bits; a partial last byte holds
 // its bits in the high end, as term.Bitstring does.
 func (v View) AppendBits(dst []byte) ([]byte, int, error) {
-	b := v.b
-	pos, err := v.unwrap()
+	v, err := v.unwrap()
 	if err != nil {
 		return dst, 0, err
 	}
+	b, pos := v.b, v.pos
 	if pos >= len(b) || b[pos] != tagBinary {
 		return dst, 0, v.kindErr("a binary")
 	}
@@ -515,6 +540,10 @@ func (v View) AppendBytes(dst []byte) ([]byte, error) {
 // AppendAtom appends an atom's name, as UTF-8 text, to dst and returns
 // the extended buffer.
 func (v View) AppendAtom(dst []byte) ([]byte, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return dst, err
+	}
 	b, pos := v.b, v.pos
 	if pos >= len(b) || b[pos] != tagAtom {
 		return dst, v.kindErr("an atom")
@@ -565,6 +594,10 @@ func (v View) AppendAtom(dst []byte) ([]byte, error) {
 // AtomIs reports whether the term is the atom named name. It is false,
 // without an error, for a term that is not an atom.
 func (v View) AtomIs(name string) (bool, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return false, err
+	}
 	b, pos := v.b, v.pos
 	if pos >= len(b) || b[pos] != tagAtom {
 		if _, err := v.Kind(); err != nil {
@@ -614,13 +647,17 @@ func (v View) checkAtom(f frame) error {
 // wraps to dst and returns the extended buffer: read it with a View of
 // its own.
 func (v View) AppendInner(dst []byte) ([]byte, error) {
+	v, err := v.unwrap()
+	if err != nil {
+		return dst, err
+	}
 	b, pos := v.b, v.pos
 	if pos >= len(b) || b[pos] != tagDesc {
 		return dst, v.kindErr("a descending term")
 	}
 	s := v.skipper()
 	s.callerInner, s.inner = true, dst
-	_, _, err := s.descInner(pos, int(v.depth))
+	_, _, err = s.descInner(pos, int(v.depth))
 	out := s.inner
 	s.release()
 	if err != nil {
