@@ -10,7 +10,7 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// Numbers. An integer, or a float's integer part, takes one of four forms
+// Numbers, encoded and decoded. An integer, or a float's integer part, takes one of four forms
 // by sign and size; a float then adds a fraction section. See
 // docs/FORMAT.md for the layouts.
 const (
@@ -248,4 +248,253 @@ func (e *encoder) appendFloat(dst []byte, f float64) ([]byte, error) {
 		return dst, nil
 	}
 	return frameTail(dst, start, rbits, neg), nil
+}
+
+// small decodes the 32-bit forms: an integer, or a float's integer part
+// and its fraction.
+func (d *decoder) small(pos int) (term.Term, int, error) {
+	if pos+5 > len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
+	}
+	w := binary.BigEndian.Uint32(d.buf[pos+1:])
+	v, flag := uint64(w>>1), w&1
+	if d.buf[pos] == tagPos4 {
+		if flag == 0 {
+			return term.Int(int64(v)), pos + 5, nil
+		}
+		return d.float(pos, pos+5, false, v, nil)
+	}
+	v = max31 - v
+	if flag == 1 {
+		return term.Int(-int64(v)), pos + 5, nil
+	}
+	return d.float(pos, pos+5, true, v, nil)
+}
+
+// bignum decodes the forms with framed bytes: an integer, or a float's
+// integer part and its fraction.
+func (d *decoder) bignum(pos int) (term.Term, int, error) {
+	neg := d.buf[pos] == tagNegBig
+	p, words := pos+1, 0
+	if neg {
+		if p+4 > len(d.buf) {
+			return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
+		}
+		words = int(0xFFFFFFFF - binary.BigEndian.Uint32(d.buf[p:]))
+		if words == 0 || words > d.intLimit/8 {
+			return term.Term{}, 0, errAt(pos, ErrSize, "bignum word count")
+		}
+		p += 4
+	}
+	raw, p, err := d.bytesFrame(p)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	mag, ok := stripSize(raw)
+	if !ok {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum size prefix")
+	}
+	if mag = trimZeros(mag); neg {
+		mag, ok = d.complement(mag, words)
+	}
+	if !ok {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum value")
+	}
+	if p >= len(d.buf) {
+		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
+	}
+	switch flag := d.buf[p]; {
+	case !neg && flag == 0, neg && flag == 0xFF:
+		return d.intTerm(neg, mag), p + 1, nil
+	case !neg && flag == 1, neg && flag == 0:
+		if len(mag) <= 8 {
+			return d.float(pos, p+1, neg, beUint(mag), nil)
+		}
+		return d.float(pos, p+1, neg, 0, d.bigTmp.SetBytes(mag))
+	}
+	return term.Term{}, 0, errAt(p, ErrInvalid, "number flag")
+}
+
+// stripSize drops a bignum's size prefix: a 255, then bytes up to the
+// first one with its high bit clear, as the reference reads it (its own
+// sizes from 256 bytes on differ from ours, and both are skipped alike).
+// Legacy bignums have no prefix.
+func stripSize(raw []byte) ([]byte, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if raw[0] != sizeMark {
+		return raw, true
+	}
+	for i := 1; i < len(raw); i++ {
+		if raw[i] < 0x80 {
+			return raw[i+1:], len(raw) > i+1
+		}
+	}
+	return nil, false
+}
+
+// trimZeros drops a big-endian magnitude's leading zero bytes, keeping at
+// least one byte.
+func trimZeros(mag []byte) []byte {
+	for len(mag) > 1 && mag[0] == 0 {
+		mag = mag[1:]
+	}
+	return mag
+}
+
+// beUint reads a big-endian magnitude of at most eight bytes.
+func beUint(mag []byte) uint64 {
+	var u uint64
+	for _, c := range mag {
+		u = u<<8 | uint64(c)
+	}
+	return u
+}
+
+// complement returns the big-endian bytes of 2^(64*words)-1-adj, the
+// magnitude of a negative bignum, in d.wide; adj must fit in that many
+// words.
+func (d *decoder) complement(adj []byte, words int) ([]byte, bool) {
+	if len(adj) > 8*words {
+		return nil, false
+	}
+	if cap(d.wide) < 8*words {
+		d.wide = make([]byte, 8*words)
+	}
+	full := d.wide[:8*words]
+	pad := len(full) - len(adj)
+	for i := range pad {
+		full[i] = 0xFF
+	}
+	for i, c := range adj {
+		full[pad+i] = ^c
+	}
+	return trimZeros(full), true
+}
+
+// intTerm makes the integer whose magnitude is mag (no leading zeros); one
+// beyond int64 takes its big.Int and words from the arena.
+func (d *decoder) intTerm(neg bool, mag []byte) term.Term {
+	if len(mag) <= 8 {
+		switch u := beUint(mag); {
+		case neg && u <= 1<<63:
+			return term.Int(int64(-u))
+		case !neg && u <= math.MaxInt64:
+			return term.Int(int64(u))
+		}
+	}
+	z := d.a.newBig()
+	w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
+	bigWords(w, mag)
+	z.SetBits(w)
+	if neg {
+		z.Neg(z)
+	}
+	return bigTerm(z)
+}
+
+// float reads the fraction section at p of the float whose integer part
+// (u, or b when not nil) started at pos, and rebuilds the float.
+func (d *decoder) float(pos, p int, neg bool, u uint64, b *big.Int) (term.Term, int, error) {
+	var inv byte
+	if neg {
+		inv = 0xFF
+	}
+	r, f, err := d.unframeScratch(p, inv)
+	if err != nil {
+		return term.Term{}, 0, err
+	}
+	x, ok := makeFloat(neg, u, b, r, f.bits)
+	if !ok {
+		return term.Term{}, 0, errAt(pos, ErrInvalid, "float")
+	}
+	return term.Float(x), f.end, nil
+}
+
+// makeFloat inverts appendFloat: see there for how the bits are split.
+func makeFloat(neg bool, u uint64, b *big.Int, r []byte, rbits int) (float64, bool) {
+	var sign uint64
+	if neg {
+		sign = 1 << 63
+	}
+	zero := true
+	for _, c := range r {
+		if c != 0 {
+			zero = false
+			break
+		}
+	}
+	switch {
+	case b == nil && u == 0: // |f| < 1: zeros, a 1, 52 mantissa bits
+		lead := 0
+		for lead < len(r) && r[lead] == 0 {
+			lead++
+		}
+		if lead == len(r) {
+			return 0, false
+		}
+		offs := lead*8 + bits.LeadingZeros8(r[lead])
+		if offs < 1 || offs > 1023 || rbits != offs+53 {
+			return 0, false
+		}
+		frac := readBits(r, offs+1, 52)
+		return math.Float64frombits(sign | uint64(1023-offs)<<52 | frac), true
+	case zero: // an integral float
+		var x float64
+		if b != nil {
+			f, ok := exactFloat(b)
+			if !ok {
+				return 0, false
+			}
+			x = f
+		} else {
+			x = float64(u)
+			if x >= 1<<64 || uint64(x) != u {
+				return 0, false
+			}
+		}
+		if neg {
+			x = -x
+		}
+		return x, true
+	case b != nil:
+		return 0, false
+	}
+	ex := bits.Len64(u) - 1
+	if ex >= 52 || rbits != 52-ex {
+		return 0, false
+	}
+	frac := (u&(1<<ex-1))<<(52-ex) | readBits(r, 0, rbits)
+	return math.Float64frombits(sign | uint64(ex+1023)<<52 | frac), true
+}
+
+// readBits returns n <= 64 bits of r from bit offset off on.
+func readBits(r []byte, off, n int) uint64 {
+	var v uint64
+	for i := range n {
+		bit := off + i
+		v = v<<1 | uint64(r[bit>>3]>>(7-bit&7)&1)
+	}
+	return v
+}
+
+// exactFloat converts the positive integer b to a float64 when it is
+// exactly one, without the allocations of a big.Float.
+func exactFloat(b *big.Int) (float64, bool) {
+	n, tz := b.BitLen(), int(b.TrailingZeroBits())
+	if n > 1024 || n-tz > 53 {
+		return 0, false
+	}
+	// The significant bits, b >> tz, fit in one 64-bit value.
+	const wbits = wordBytes * 8
+	var m uint64
+	for i, sh := tz/wbits, -(tz % wbits); i < len(b.Bits()) && sh < 64; i, sh = i+1, sh+wbits {
+		if w := uint64(b.Bits()[i]); sh < 0 {
+			m |= w >> -sh
+		} else {
+			m |= w << sh
+		}
+	}
+	return math.Ldexp(float64(m), tz), true
 }
