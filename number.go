@@ -10,9 +10,9 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// Numbers, encoded and decoded. An integer, or a float's integer part, takes one of four forms
-// by sign and size; a float then adds a fraction section. See
-// docs/FORMAT.md for the layouts.
+// Numbers, encoded and decoded. An integer, or a float's integer part,
+// takes one of four forms by sign and size; a float then adds a fraction
+// section. See docs/FORMAT.md for the layouts.
 const (
 	max31 = 1<<31 - 1
 
