@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -64,7 +65,7 @@ func testKV(t *testing.T, open func(t *testing.T) store.KV) {
 		t.Helper()
 		b := kv.NewBatch()
 		defer b.Close()
-		for _, k := range slices.Sorted(mapsKeys(set)) {
+		for _, k := range slices.Sorted(maps.Keys(set)) {
 			if err := b.Set([]byte(k), []byte(set[k])); err != nil {
 				t.Fatal(err)
 			}
@@ -164,16 +165,6 @@ func testKV(t *testing.T, open func(t *testing.T) store.KV) {
 	}
 	if err := it.Close(); err != nil {
 		t.Error(err)
-	}
-}
-
-func mapsKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 
