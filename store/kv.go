@@ -27,8 +27,5 @@ type WarningsKV = seam.WarningsKV
 // Stats describes a store for people: see seam.Stats.
 type Stats = seam.Stats
 
-// PathError wraps a sentinel with the directory it concerns.
-type PathError = seam.PathError
-
 // CorruptError reports corrupt data in one file of a store.
 type CorruptError = seam.CorruptError

@@ -69,7 +69,7 @@ var (
 // dir's parent) if needed. A missing directory is an error wrapping
 // seam.ErrNoStore, one that another process has open an error wrapping
 // seam.ErrLocked, one that holds store files but no manifest marker an
-// error wrapping seam.ErrCorrupt; each names the path.
+// error wrapping seam.ErrCorrupt; each is an *fs.PathError naming dir.
 func Open(dir string, opts *Options) (*KV, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -84,9 +84,9 @@ func Open(dir string, opts *Options) (*KV, error) {
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) { // the LOCK file could not be created
-			return nil, &seam.PathError{Path: dir, Err: err}
+			return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 		}
-		return nil, &seam.PathError{Path: dir, Err: seam.Mark(seam.ErrLocked, err)}
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: seam.Mark(seam.ErrLocked, err)}
 	}
 	kv, err := open(dir, lock, opts)
 	if err != nil {
@@ -102,7 +102,7 @@ func open(dir string, lock *pebble.Lock, opts *Options) (*KV, error) {
 	}
 	warnings, err := checkLogs(dir)
 	if err != nil {
-		return nil, &seam.PathError{Path: dir, Err: err}
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	f := &faults{dir: dir}
 	popts := &pebble.Options{
@@ -121,9 +121,9 @@ func open(dir string, lock *pebble.Lock, opts *Options) (*KV, error) {
 	})
 	if err != nil {
 		if errors.Is(err, pebble.ErrDBDoesNotExist) {
-			return nil, &seam.PathError{Path: dir, Err: fmt.Errorf("%w (the directory holds no store)", seam.ErrNoStore)}
+			return nil, &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w (the directory holds no store)", seam.ErrNoStore)}
 		}
-		return nil, &seam.PathError{Path: dir, Err: f.convert(err)}
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: f.convert(err)}
 	}
 	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL, faults: f, warnings: warnings}, nil
 }
@@ -135,20 +135,20 @@ func prepareDir(dir string, mustExist bool) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case err == nil && !fi.IsDir():
-		return &seam.PathError{Path: dir, Err: fmt.Errorf("%w (not a directory)", seam.ErrNoStore)}
+		return &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w (not a directory)", seam.ErrNoStore)}
 	case err == nil:
 		return nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return &seam.PathError{Path: dir, Err: err}
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	case mustExist:
-		return &seam.PathError{Path: dir, Err: seam.ErrNoStore}
+		return &fs.PathError{Op: "open", Path: dir, Err: seam.ErrNoStore}
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if _, err := os.Stat(parent); err != nil {
-		return &seam.PathError{Path: dir, Err: fmt.Errorf("%w (parent directory %s: %w)", seam.ErrNoStore, parent, err)}
+		return &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w (parent directory %s: %w)", seam.ErrNoStore, parent, err)}
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return &seam.PathError{Path: dir, Err: err}
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	return nil
 }
@@ -161,14 +161,14 @@ func prepareDir(dir string, mustExist bool) error {
 func refuseOrphans(dir string, mustExist bool) error {
 	desc, err := pebble.Peek(dir, vfs.Default)
 	if err != nil {
-		return &seam.PathError{Path: dir, Err: err}
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	if desc.Exists {
 		return nil
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return &seam.PathError{Path: dir, Err: err}
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	var found []string
 	for _, e := range ents {
@@ -181,7 +181,7 @@ func refuseOrphans(dir string, mustExist bool) error {
 	if len(found) == 0 {
 		return nil
 	}
-	return &seam.PathError{Path: dir, Err: &seam.CorruptError{Path: dir, Offset: -1, Err: fmt.Errorf(
+	return &fs.PathError{Op: "open", Path: dir, Err: &seam.CorruptError{Path: dir, Offset: -1, Err: fmt.Errorf(
 		"%d store files (%s, ...) but no manifest marker (marker.manifest.*): refusing to open or create a store over them; restore the marker from a backup, or move the files away",
 		len(found), found[0])}}
 }

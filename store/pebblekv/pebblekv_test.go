@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,7 +167,7 @@ func TestOpenErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = store.Open(dir, nil)
-	var pe *store.PathError
+	var pe *fs.PathError
 	if !errors.Is(err, store.ErrLocked) || !errors.As(err, &pe) || pe.Path != dir {
 		t.Errorf("Open of an open store: %v, want ErrLocked naming %s", err, dir)
 	}

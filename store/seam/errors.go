@@ -6,7 +6,9 @@ import (
 )
 
 // Sentinel errors. Errors the store and its backends return wrap these,
-// so errors.Is works through the added detail.
+// so errors.Is works through the added detail. An error about a store's
+// directory is an *fs.PathError (Op "open", Path the directory) wrapping
+// one of them, as package os reports a file.
 var (
 	// ErrNotFound: no value is stored under the key.
 	ErrNotFound = errors.New("store: key not found")
@@ -38,19 +40,6 @@ var (
 	// sees ErrCorrupt too.
 	ErrTornLog = errors.New("store: write-ahead log ends in a torn record; writes after it were lost")
 )
-
-// PathError wraps one of the sentinels with the directory it concerns,
-// so that a message names the path and errors.Is still sees the sentinel.
-type PathError struct {
-	Path string
-	Err  error // a sentinel, possibly wrapping the engine's own error
-}
-
-// Error returns "PATH: ERROR".
-func (e *PathError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
-
-// Unwrap returns the wrapped error.
-func (e *PathError) Unwrap() error { return e.Err }
 
 // CorruptError reports corrupt data in one file of a store. errors.Is(e,
 // ErrCorrupt) holds for every CorruptError.

@@ -34,6 +34,8 @@ func (g *Gen) Key() term.Term { return keys.Example(g.seed()) }
 
 // Pattern makes a pattern that t matches, or nearly: t with random
 // subterms and list tails replaced by wildcards, a '$N' sometimes twice.
-func (g *Gen) Pattern(t term.Term) term.Term { return sexttest.Pattern(t, keyOptions).Example(g.seed()) }
+func (g *Gen) Pattern(t term.Term) term.Term {
+	return sexttest.Pattern(t, keyOptions).Example(g.seed())
+}
 
 func (g *Gen) seed() int { return int(g.R.Int64()) }
