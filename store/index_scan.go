@@ -135,17 +135,12 @@ func (s *Store) indexScan(ctx context.Context, name string, lower, upper []byte,
 		if bytes.Compare(lo, hi) >= 0 {
 			return
 		}
-		it, err := s.kv.NewIter(ctx, lo, hi, opts.Reverse)
+		it, err := s.openCursor(ctx, lo, hi, opts.Reverse)
 		if err != nil {
 			yield(IndexEntry{}, err)
 			return
 		}
-		open := true
-		defer func() {
-			if open {
-				it.Close()
-			}
-		}()
+		defer it.Close() // an early break, a panic; the normal end reports its error
 		n := 0
 		var kb []byte
 		for it.Next() {
@@ -171,7 +166,6 @@ func (s *Store) indexScan(ctx context.Context, name string, lower, upper []byte,
 				}
 				if err != nil {
 					it.Close()
-					open = false
 					yield(IndexEntry{}, err)
 					return
 				}
@@ -184,8 +178,7 @@ func (s *Store) indexScan(ctx context.Context, name string, lower, upper []byte,
 				break
 			}
 		}
-		open = false
-		if err := it.Close(); err != nil {
+		if err := it.finish(nil); err != nil {
 			yield(IndexEntry{}, err)
 		}
 	}

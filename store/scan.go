@@ -113,19 +113,12 @@ func (s *Store) scan(ctx context.Context, lower, upper []byte, m *sext.Matcher, 
 			yield(Entry{}, ErrClosed)
 			return
 		}
-		it, err := s.kv.NewIter(ctx, lower, upper, opts.Reverse)
+		it, err := s.openCursor(ctx, lower, upper, opts.Reverse)
 		if err != nil {
 			yield(Entry{}, err)
 			return
 		}
-		// The deferred Close covers an early break and a panic in the
-		// loop body; the normal end closes explicitly to report errors.
-		open := true
-		defer func() {
-			if open {
-				it.Close()
-			}
-		}()
+		defer it.Close() // an early break, a panic; the normal end reports its error
 		n := 0
 		var canon []byte // scratch for the canonical check
 		for it.Next() {
@@ -167,12 +160,7 @@ func (s *Store) scan(ctx context.Context, lower, upper []byte, m *sext.Matcher, 
 				break
 			}
 		}
-		err = it.Err()
-		open = false
-		if cerr := it.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err = it.finish(nil); err != nil {
 			yield(Entry{}, err)
 		}
 	}

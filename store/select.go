@@ -161,17 +161,12 @@ func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, er
 	if len(lo) == 0 {
 		lo = seam.ReservedEnd // below it lie the index entries (index.go)
 	}
-	it, err := sel.s.kv.NewIter(sel.ctx, lo, hi, sel.opts.Reverse)
+	it, err := sel.s.openCursor(sel.ctx, lo, hi, sel.opts.Reverse)
 	if err != nil {
 		return false, err
 	}
 	sel.stats.Ranges++
-	open := true
-	defer func() {
-		if open {
-			it.Close()
-		}
-	}()
+	defer it.Close() // an early break, a panic; the normal end reports its error
 	more = true
 	for it.Next() {
 		if err = sel.ctx.Err(); err != nil {
@@ -208,12 +203,6 @@ func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, er
 			break
 		}
 	}
-	if err == nil {
-		err = it.Err()
-	}
-	open = false
-	if cerr := it.Close(); err == nil {
-		err = cerr
-	}
+	err = it.finish(err)
 	return more && err == nil, err
 }

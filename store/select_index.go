@@ -107,18 +107,13 @@ func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield 
 		}
 	}
 	sel.stats.Index = ix.Name
-	it, err := s.kv.NewIter(sel.ctx, lo, hi, sel.opts.Reverse)
+	it, err := s.openCursor(sel.ctx, lo, hi, sel.opts.Reverse)
 	if err != nil {
 		yield(Row{}, err)
 		return
 	}
 	sel.stats.Ranges++
-	open := true
-	defer func() {
-		if open {
-			it.Close()
-		}
-	}()
+	defer it.Close() // an early break, a panic; the normal end reports its error
 	clauses := []int{0}
 	for it.Next() {
 		if err = sel.ctx.Err(); err != nil {
@@ -154,14 +149,7 @@ func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield 
 			break
 		}
 	}
-	if err == nil {
-		err = it.Err()
-	}
-	open = false
-	if cerr := it.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err = it.finish(err); err != nil {
 		yield(Row{}, err)
 	}
 }
