@@ -3,7 +3,6 @@ package pebblekv_test
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,12 +13,13 @@ import (
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
 
 // TestContext: the embedded backend honours a cancelled context before
-// every call, and a cursor stops within a few hundred keys of its
-// context being cancelled.
+// every call, and a cursor stops within 256 keys of its context being
+// cancelled.
 func TestContext(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, dir, 5000)
@@ -28,46 +28,11 @@ func TestContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	done, cancel := context.WithCancel(ctx)
-	cancel()
-	key := term.Tuple(term.Atom("k"), term.Int(1))
-	for what, call := range map[string]func() error{
-		"Get":   func() error { _, err := s.Get(done, key); return err },
-		"Put":   func() error { return s.Put(done, key, []byte("no")) },
-		"Sync":  func() error { return s.Sync(done) },
-		"Stats": func() error { _, err := s.Stats(done); return err },
-		"Scan": func() error {
-			for _, err := range s.Scan(done, term.Atom("_"), store.ScanOptions{}) {
-				return err
-			}
-			return nil
-		},
-		"Check": func() error { _, err := s.Check(done, store.CheckOptions{}); return err },
-	} {
-		if err := call(); !errors.Is(err, context.Canceled) {
-			t.Errorf("%s with a cancelled context: %v, want context.Canceled", what, err)
-		}
-	}
-	if v, err := s.Get(ctx, key); err != nil || string(v) == "no" {
-		t.Errorf("Get = %q, %v: the cancelled Put wrote", v, err)
-	}
-
-	sctx, scancel := context.WithCancel(ctx)
-	defer scancel()
-	n := 0
-	var scanErr error
-	for _, err := range s.Scan(sctx, term.Atom("_"), store.ScanOptions{KeysOnly: true}) {
-		if err != nil {
-			scanErr = err
-			break
-		}
-		if n++; n == 1000 {
-			scancel()
-		}
-	}
-	if !errors.Is(scanErr, context.Canceled) || n > 1000+256 {
-		t.Errorf("scan cancelled after 1000 of 5000 keys: %d keys, %v; want Canceled within 256 more", n, scanErr)
-	}
+	storetest.CheckCancelled(t, s, term.Tuple(term.Atom("k"), term.Int(1)), map[string]func(context.Context) error{
+		"Sync":  s.Sync,
+		"Check": func(ctx context.Context) error { _, err := s.Check(ctx, store.CheckOptions{}); return err },
+	})
+	storetest.CheckScanCancel(t, s, 1000, 1000+256)
 }
 
 // TestNoSyncSyncSurvivesSIGKILL re-runs the test binary as a child that
