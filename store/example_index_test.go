@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
@@ -12,15 +11,9 @@ import (
 // An index on the last element of the key answers "order 7, whoever
 // placed it", which a scan could only answer by reading every order.
 func ExampleStore_CreateIndex() {
-	dir, _ := os.MkdirTemp("", "store-example-")
-	defer os.RemoveAll(dir)
+	s, done := tempStore()
+	defer done()
 	ctx := context.Background()
-	s, err := store.Open(dir, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer s.Close()
 	order := func(cust, id int64) term.Term {
 		return term.Tuple(term.Atom("order"), term.Int(cust), term.Int(id))
 	}
@@ -53,15 +46,9 @@ func ExampleStore_CreateIndex() {
 // Paging through an index with continuation tokens: each page resumes
 // right after the last entry of the one before.
 func ExampleIndexEntry_Continuation() {
-	dir, _ := os.MkdirTemp("", "store-example-")
-	defer os.RemoveAll(dir)
+	s, done := tempStore()
+	defer done()
 	ctx := context.Background()
-	s, err := store.Open(dir, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer s.Close()
 	// Index users by {Country, Age}: two variables, so the index value is
 	// the tuple of their bindings, '$1' first.
 	byCountryAge := term.Tuple(term.Atom("user"), term.Atom("_"), term.Atom("$2"), term.Atom("$1"))

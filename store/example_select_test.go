@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
@@ -11,13 +10,8 @@ import (
 )
 
 func ExampleStore_Select() {
-	dir, _ := os.MkdirTemp("", "select-example")
-	defer os.RemoveAll(dir)
-	s, err := store.Open(dir, nil)
-	if err != nil {
-		panic(err)
-	}
-	defer s.Close()
+	s, done := tempStore()
+	defer done()
 	for cust, amount := range map[int64]string{400: "1.00", 500: "2.00", 700: "3.00", 1000: "4.00"} {
 		s.Put(context.Background(), term.Tuple(term.Atom("order"), term.Int(cust), term.Int(1)), []byte(amount))
 	}

@@ -44,15 +44,9 @@ func ExampleOpen() {
 // which Get cannot reach, and with Fix rewrites it to its canonical
 // bytes, value kept.
 func ExampleStore_Check() {
-	dir, _ := os.MkdirTemp("", "store-example-")
-	defer os.RemoveAll(dir)
+	s, done := tempStore()
+	defer done()
 	ctx := context.Background()
-	s, err := store.Open(dir, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer s.Close()
 
 	key := term.Tuple(term.Atom("big"), term.BigInt(new(big.Int).Lsh(big.NewInt(1), 80)))
 	old, _ := sext.Options{Legacy: true}.Encode(key)
@@ -61,7 +55,7 @@ func ExampleStore_Check() {
 	wb.Commit(ctx, true)
 	wb.Close()
 
-	_, err = s.Get(ctx, key)
+	_, err := s.Get(ctx, key)
 	fmt.Println("before:", err)
 	r, _ := s.Check(ctx, store.CheckOptions{Fix: true})
 	fmt.Printf("non-canonical %d, fixed %d\n", r.NonCanonical, r.Fixed)
@@ -71,4 +65,18 @@ func ExampleStore_Check() {
 	// before: store: key not found: {big,1208925819614629174706176}
 	// non-canonical 1, fixed 1
 	// after: kept <nil>
+}
+
+// tempStore opens a store in a new temporary directory, as ExampleOpen
+// does; done closes it and removes the directory.
+func tempStore() (s *store.Store, done func()) {
+	dir, err := os.MkdirTemp("", "store-example-")
+	if err != nil {
+		panic(err)
+	}
+	if s, err = store.Open(dir, nil); err != nil {
+		os.RemoveAll(dir)
+		panic(err)
+	}
+	return s, func() { s.Close(); os.RemoveAll(dir) }
 }
