@@ -15,6 +15,32 @@ func benchOrder(r *rand.Rand, id int) term.Term {
 	return term.Tuple(term.Atom("order"), term.Int(1+r.Int64N(1000)), term.Desc(term.Int(1735689600+r.Int64N(365*86400))), term.Int(int64(id)))
 }
 
+// benchOrders opens a store, closed when b ends, holding n orders drawn
+// from seed, written 10,000 to a batch.
+func benchOrders(b *testing.B, seed uint64, n int) *store.Store {
+	ctx := context.Background()
+	s, err := store.Open(b.TempDir(), &store.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	batch := s.NewBatch()
+	for id := range n {
+		batch.Put(benchOrder(r, id), []byte("123.45"))
+		if batch.Len() == 10000 {
+			if err := s.Apply(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = s.NewBatch()
+		}
+	}
+	if err := s.Apply(ctx, batch); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
 var benchByID = term.Tuple(term.Atom("order"), term.Atom("_"), term.Atom("_"), term.Atom("$1"))
 
 // BenchmarkApplyIndexed is the price of one index on writes: batches of
@@ -57,26 +83,8 @@ func BenchmarkApplyIndexed(b *testing.B) {
 // the index look-up.
 func BenchmarkOrderByID(b *testing.B) {
 	ctx := context.Background()
-	s, err := store.Open(b.TempDir(), &store.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
 	const n = 100000
-	r := rand.New(rand.NewPCG(3, 4))
-	batch := s.NewBatch()
-	for id := range n {
-		batch.Put(benchOrder(r, id), []byte("123.45"))
-		if batch.Len() == 10000 {
-			if err := s.Apply(ctx, batch); err != nil {
-				b.Fatal(err)
-			}
-			batch = s.NewBatch()
-		}
-	}
-	if err := s.Apply(ctx, batch); err != nil {
-		b.Fatal(err)
-	}
+	s := benchOrders(b, 3, n)
 	if err := s.CreateIndex(ctx, "order_id", benchByID, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -116,20 +124,8 @@ func BenchmarkOrderByID(b *testing.B) {
 // BenchmarkCreateIndex builds an index over 100,000 stored orders.
 func BenchmarkCreateIndex(b *testing.B) {
 	ctx := context.Background()
-	s, err := store.Open(b.TempDir(), &store.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
 	const n = 100000
-	r := rand.New(rand.NewPCG(5, 6))
-	batch := s.NewBatch()
-	for id := range n {
-		batch.Put(benchOrder(r, id), []byte("123.45"))
-	}
-	if err := s.Apply(ctx, batch); err != nil {
-		b.Fatal(err)
-	}
+	s := benchOrders(b, 5, n)
 	b.ResetTimer()
 	for i := range b.N {
 		name := fmt.Sprint("ix", i)
