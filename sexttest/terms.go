@@ -38,7 +38,7 @@ func Term(o Options) *rapid.Generator[term.Term] { return termgen.Term(termgen.O
 
 // Key returns a generator of terms shaped as most keys are: usually a
 // tuple of one to four elements led by an atom tag (from o.Atoms if set),
-// one time in ten any term.
+// the others nested to o.Depth-1; one time in ten any term of o.
 func Key(o Options) *rapid.Generator[term.Term] {
 	termgen.Options(o).Validate()
 	return rapid.Custom(func(t *rapid.T) term.Term { return termgen.Key(t, termgen.Options(o)) })
