@@ -22,12 +22,10 @@ func TestCheckKeyOrderPasses(t *testing.T) {
 // wants each reported as a failure that says why.
 func TestCheckKeyOrderFails(t *testing.T) {
 	// A failing check would save a rapid fail file named for the
-	// recorder under testdata; this one is meant to fail.
-	old := flag.Lookup("rapid.nofailfile").Value.String()
-	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
-		t.Fatal(err)
-	}
-	defer flag.Set("rapid.nofailfile", old)
+	// recorder under testdata; these are meant to fail. And -short's 20
+	// cases could miss the rarer disagreements: 1,000 do not.
+	setFlag(t, "rapid.nofailfile", "true")
+	setFlag(t, "rapid.checks", "1000")
 
 	type byLength struct{ Name string }
 	type ascending struct {
@@ -42,7 +40,7 @@ func TestCheckKeyOrderFails(t *testing.T) {
 	}{
 		{"strings by length", func(r *recorder) {
 			sexttest.CheckKeyOrder(r, rapid.Custom(func(t *rapid.T) byLength {
-				return byLength{rapid.StringOfN(rapid.RuneFrom([]rune("ab")), 0, 3, -1).Draw(t, "Name")}
+				return byLength{rapid.SampledFrom([]string{"", "b", "aa", "ab"}).Draw(t, "Name")}
 			}), func(a, b byLength) int {
 				return cmp.Or(cmp.Compare(len(a.Name), len(b.Name)), strings.Compare(a.Name, b.Name))
 			})
@@ -77,4 +75,13 @@ func TestCheckKeyOrderFails(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setFlag sets a flag for the rest of the test.
+func setFlag(t *testing.T, name, value string) {
+	old := flag.Lookup(name).Value.String()
+	if err := flag.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { flag.Set(name, old) })
 }
