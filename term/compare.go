@@ -129,21 +129,21 @@ func compareIdentifiers(a, b Term, keys order) int {
 		if keys != orderBytes {
 			return erlangPids(pa, pb)
 		}
-		return cmpChain(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
+		return cmp.Or(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
 			cmp.Compare(pa.Serial, pb.Serial), cmp.Compare(pa.Creation, pb.Creation))
 	case KindPort:
 		pa, pb := a.Port(), b.Port()
 		if keys != orderBytes {
 			return erlangPorts(pa, pb)
 		}
-		return cmpChain(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
+		return cmp.Or(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
 			cmp.Compare(pa.Creation, pb.Creation))
 	case KindRef:
 		ra, rb := a.Ref(), b.Ref()
 		if keys != orderBytes {
 			return erlangRefs(ra, rb)
 		}
-		return cmpChain(strings.Compare(ra.Node, rb.Node), cmp.Compare(ra.Creation, rb.Creation),
+		return cmp.Or(strings.Compare(ra.Node, rb.Node), cmp.Compare(ra.Creation, rb.Creation),
 			compareWords(ra.IDs, rb.IDs))
 	}
 	return 0
@@ -274,15 +274,6 @@ func pushList(a, b Term, neg bool, st []cmpTask) []cmpTask {
 // Equal reports whether a and b are the same term: Compare(a, b) == 0.
 // Note that 1 and 1.0 are different terms, as are 0.0 and -0.0.
 func Equal(a, b Term) bool { return Compare(a, b) == 0 }
-
-func cmpChain(cs ...int) int {
-	for _, c := range cs {
-		if c != 0 {
-			return c
-		}
-	}
-	return 0
-}
 
 func compareWords(a, b []uint32) int {
 	for i := range min(len(a), len(b)) {

@@ -22,17 +22,17 @@ import (
 // (nonode@nohost) has no place of its own.
 
 func erlangPids(a, b Pid) int {
-	return cmpChain(cmp.Compare(a.Serial, b.Serial), cmp.Compare(a.ID, b.ID),
+	return cmp.Or(cmp.Compare(a.Serial, b.Serial), cmp.Compare(a.ID, b.ID),
 		strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation))
 }
 
 func erlangPorts(a, b Port) int {
-	return cmpChain(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
+	return cmp.Or(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
 		cmp.Compare(a.ID, b.ID))
 }
 
 func erlangRefs(a, b Ref) int {
-	return cmpChain(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
+	return cmp.Or(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
 		compareWordsErlang(a.IDs, b.IDs))
 }
 
