@@ -3,6 +3,7 @@ package term
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -59,4 +60,17 @@ func clip(s string) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// syntaxError builds a *SyntaxError at byte offset off of src.
+func syntaxError(src string, off int, sentinel error, msg string) *SyntaxError {
+	before := src[:off]
+	ls := strings.LastIndexByte(before, '\n') + 1
+	return &SyntaxError{
+		Offset: off,
+		Line:   1 + strings.Count(before, "\n"),
+		Column: 1 + utf8.RuneCountInString(before[ls:]),
+		Msg:    msg,
+		Err:    sentinel,
+	}
 }
