@@ -11,11 +11,6 @@ import (
 // wraps, so callers can test with errors.Is without caring about position.
 var ErrSyntax = errors.New("term: syntax error")
 
-// ErrDepth is the sentinel a SyntaxError wraps when the text nests deeper
-// than the parser allows. It is separate from ErrSyntax because the text
-// may be perfectly well-formed: it is refused to bound time and memory.
-var ErrDepth = errors.New("term: nesting too deep")
-
 // ErrDigits is the sentinel a SyntaxError wraps when an integer has more
 // digits than ParseOptions.MaxIntDigits allows: converting digits to binary
 // takes time quadratic in their number, so the text is refused to bound it.

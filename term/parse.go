@@ -7,16 +7,6 @@ import (
 	"strconv"
 )
 
-// DefaultMaxDepth is the nesting limit Parse applies, and ParseOptions
-// when MaxDepth is 0. It is far beyond what real terms need and small
-// enough that the recursive parser's stack stays modest.
-const DefaultMaxDepth = 10000
-
-// MaxDepthCeiling is the most nesting the recursive parser takes, whatever
-// ParseOptions.MaxDepth says: a goroutine's stack survives it, race builds
-// included, as encoding/json's maxNestingDepth does for json.
-const MaxDepthCeiling = 100_000
-
 // DefaultMaxIntDigits is the most digits an integer may have in Parse, and
 // in ParseOptions when MaxIntDigits is 0: the bound CPython sets after
 // CVE-2020-10735 (sys.set_int_max_str_digits), for the same reason. Digits
