@@ -198,7 +198,9 @@ func List(elems ...Term) Term {
 
 // ImproperList returns [e1, ..., en | tail]. A list tail is joined on, as
 // in Erlang ([a | [b]] is [a, b]), and no elements give the tail itself.
-// It copies elems only when the tail is a list.
+// It copies elems, in one allocation, since a list holds its tail after
+// its elements in one slice; ListWithTail keeps a slice that already ends
+// with the tail.
 func ImproperList(elems []Term, tail Term) Term {
 	if tail.kind == KindList {
 		if len(elems) == 0 {
