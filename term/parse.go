@@ -491,11 +491,10 @@ func (p *parser) segmentValue() (uint64, error) {
 	if t.kind != KindInt {
 		return 0, p.errorf(pos, "binary segment must be an integer")
 	}
-	v, ok := t.Int64()
-	if !ok || v < 0 || v > 255 {
+	if !t.IsInt64() || t.Int64() < 0 || t.Int64() > 255 {
 		return 0, p.errorf(pos, "segment value out of range 0..255")
 	}
-	return uint64(v), nil
+	return uint64(t.Int64()), nil
 }
 
 // desc parses #Desc<Term>.

@@ -104,11 +104,9 @@ func TestScanEscapes(t *testing.T) {
 			case got.Kind() == KindAtom && len([]rune(got.Atom())) == 1:
 				r = []rune(got.Atom())[0]
 			case got.Kind() == KindList && got.Len() == 1:
-				v, _ := got.Elems()[0].Int64()
-				r = rune(v)
+				r = rune(got.Elems()[0].Int64())
 			case got.Kind() == KindInt:
-				v, _ := got.Int64()
-				r = rune(v)
+				r = rune(got.Int64())
 			default:
 				t.Errorf("Parse(%q) = %v", in, got)
 				continue

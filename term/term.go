@@ -272,13 +272,28 @@ func (r Ref) Term() Term { return Term{head: head{kind: KindRef}, ptr: unsafe.Po
 // sorts before every term that is not one.
 func Desc(t Term) Term { return Term{head: head{kind: KindDesc}, ptr: unsafe.Pointer(&t)} }
 
-// Int64 returns the integer's value and true, or false if the integer does
-// not fit in an int64 or t is not an integer.
-func (t Term) Int64() (int64, bool) {
-	if t.kind != KindInt || t.ptr != nil {
-		return 0, false
+// Int64 returns the integer's value. It panics if t is not an integer that
+// fits in an int64: test with IsInt64 first, as with math/big's Int.
+func (t Term) Int64() int64 {
+	if !t.IsInt64() {
+		t.notInt64()
 	}
-	return int64(t.num), true
+	return int64(t.num)
+}
+
+// IsInt64 reports whether t is an integer that fits in an int64, the
+// integers Int64 returns. Every other integer IsBig reports.
+func (t Term) IsInt64() bool { return t.kind == KindInt && t.ptr == nil }
+
+// notInt64 panics for Int64, in a function of its own so that Int64 stays
+// small enough to inline.
+//
+//go:noinline
+func (t Term) notInt64() {
+	if t.kind == KindInt {
+		panic("term: Int64 of an integer beyond int64")
+	}
+	t.must(KindInt)
 }
 
 // BigInt returns the integer's value as a big.Int. It panics if t is not

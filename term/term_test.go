@@ -1,6 +1,8 @@
 package term
 
 import (
+	"math"
+	"math/big"
 	"testing"
 )
 
@@ -22,4 +24,49 @@ func TestImproperListCopies(t *testing.T) {
 	if got := l.String(); got != "[7|t]" {
 		t.Errorf("ListWithTail copied its slice: got %s, want [7|t]", got)
 	}
+}
+
+// Int64 answers for the integers IsInt64 reports and panics for every
+// other term, as the other accessors do for a term of another kind.
+func TestInt64(t *testing.T) {
+	tests := []struct {
+		t     Term
+		small bool
+		want  int64
+		panic string
+	}{
+		{Int(0), true, 0, ""},
+		{Int(-17), true, -17, ""},
+		{Int(math.MaxInt64), true, math.MaxInt64, ""},
+		{Int(math.MinInt64), true, math.MinInt64, ""},
+		{BigInt(big.NewInt(42)), true, 42, ""},
+		{Uint(math.MaxInt64), true, math.MaxInt64, ""},
+		{Uint(1 << 63), false, 0, "term: Int64 of an integer beyond int64"},
+		{BigInt(new(big.Int).Lsh(big.NewInt(-1), 64)), false, 0, "term: Int64 of an integer beyond int64"},
+		{Float(1), false, 0, "term: int accessor called on float"},
+		{Atom("a"), false, 0, "term: int accessor called on atom"},
+		{List(), false, 0, "term: int accessor called on list"},
+		{Desc(Int(1)), false, 0, "term: int accessor called on desc"},
+	}
+	for _, tt := range tests {
+		if got := tt.t.IsInt64(); got != tt.small {
+			t.Errorf("%v.IsInt64() = %v, want %v", tt.t, got, tt.small)
+		}
+		if got := tt.t.IsBig(); got != (tt.t.Kind() == KindInt && !tt.small) {
+			t.Errorf("%v.IsBig() = %v", tt.t, got)
+		}
+		got, msg := int64OrPanic(tt.t)
+		if msg != tt.panic || got != tt.want {
+			t.Errorf("%v.Int64() = %d, panic %q; want %d, panic %q", tt.t, got, msg, tt.want, tt.panic)
+		}
+	}
+}
+
+func int64OrPanic(t Term) (i int64, msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = r.(string)
+		}
+	}()
+	return t.Int64(), ""
 }
