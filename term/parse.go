@@ -488,7 +488,7 @@ func (p *parser) segmentValue() (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if t.kind != KindInt {
+	if t.Kind() != KindInt {
 		return 0, p.errorf(pos, "binary segment must be an integer")
 	}
 	if !t.IsInt64() || t.Int64() < 0 || t.Int64() > 255 {
