@@ -278,8 +278,9 @@ func Desc(t Term) Term { return Term{r: termrep.DescOf(unsafe.Pointer(&t))} }
 // Int64 returns the integer's value. It panics if t is not an integer that
 // fits in an int64: test with IsInt64 first, as with math/big's Int.
 func (t Term) Int64() int64 {
-	if !t.IsInt64() {
-		t.notInt64()
+	t.must(KindInt)
+	if t.r.Ptr != nil {
+		panic("term: Int64 of an integer beyond int64")
 	}
 	return int64(t.r.Num)
 }
@@ -287,17 +288,6 @@ func (t Term) Int64() int64 {
 // IsInt64 reports whether t is an integer that fits in an int64, the
 // integers Int64 returns. Every other integer IsBig reports.
 func (t Term) IsInt64() bool { return t.Kind() == KindInt && t.r.Ptr == nil }
-
-// notInt64 panics for Int64, in a function of its own so that Int64 stays
-// small enough to inline.
-//
-//go:noinline
-func (t Term) notInt64() {
-	if t.Kind() == KindInt {
-		panic("term: Int64 of an integer beyond int64")
-	}
-	t.must(KindInt)
-}
 
 // BigInt returns the integer's value as a big.Int. It panics if t is not
 // an integer. For an integer beyond int64 it is the term's own big.Int,
