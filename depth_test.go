@@ -161,3 +161,28 @@ func TestPropMatchDeepAgrees(t *testing.T) {
 		}
 	})
 }
+
+// ErrDepth is the term model's one sentinel: errors.Is matches sext's
+// errors with term's name and Parse's errors with sext's, and the limits
+// are the same numbers.
+func TestErrDepthIsTermErrDepth(t *testing.T) {
+	b, err := Encode(deepTuples(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func() error{
+		"Decode":  func() error { _, err := Options{MaxDepth: 5}.Decode(b); return err },
+		"Encode":  func() error { _, err := Options{MaxDepth: 5}.Encode(deepTuples(10)); return err },
+		"Marshal": func() error { _, err := Options{MaxDepth: 5}.Marshal(deepTuples(10)); return err },
+	} {
+		if err := f(); !errors.Is(err, term.ErrDepth) || !errors.Is(err, ErrDepth) {
+			t.Errorf("%s: %v, want an error matching term.ErrDepth", name, err)
+		}
+	}
+	if _, err := (term.ParseOptions{MaxDepth: 5}).Parse("[[[[[[[]]]]]]]"); !errors.Is(err, ErrDepth) {
+		t.Errorf("term.Parse: %v, want an error matching sext.ErrDepth", err)
+	}
+	if DefaultMaxDepth != term.DefaultMaxDepth || MaxDepthCeiling != term.MaxDepthCeiling {
+		t.Errorf("limits %d, %d differ from term's %d, %d", DefaultMaxDepth, MaxDepthCeiling, term.DefaultMaxDepth, term.MaxDepthCeiling)
+	}
+}

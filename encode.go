@@ -53,8 +53,8 @@ func isCompound(k term.Kind) bool {
 
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 	if !isCompound(t.Kind()) {
-		if i, ok := t.Int64(); ok && i >= 0 && i <= max31 { // the commonest leaf
-			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(i)<<1), nil
+		if t.IsInt64() && t.Int64() >= 0 && t.Int64() <= max31 { // the commonest leaf
+			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(t.Int64())<<1), nil
 		}
 		return e.appendLeaf(dst, t)
 	}

@@ -3,6 +3,8 @@ package sext
 import (
 	"errors"
 	"strconv"
+
+	"github.com/erlsext/sext/term"
 )
 
 // Sentinel errors. Every decoding error is a *DecodeError that wraps one of
@@ -19,8 +21,9 @@ var (
 	// ErrInvalid: the bytes are well framed but hold no valid term, such
 	// as a float whose bits are inconsistent.
 	ErrInvalid = errors.New("invalid term")
-	// ErrDepth: the input nests deeper than the depth limit.
-	ErrDepth = errors.New("nesting too deep")
+	// ErrDepth: the input nests deeper than the depth limit. It is
+	// term.ErrDepth, so errors.Is matches either name.
+	ErrDepth = term.ErrDepth
 	// ErrSize: a size claim that the input cannot hold, or that exceeds a
 	// limit.
 	ErrSize = errors.New("size out of range")

@@ -23,7 +23,7 @@ func ExampleDecoder() {
 		if err != nil {
 			panic(err)
 		}
-		id, _ := t.Elems()[1].Int64()
+		id := t.Elems()[1].Int64()
 		sum += id
 		if id == 2 {
 			kept = dec.Keep(t)

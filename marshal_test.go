@@ -80,11 +80,10 @@ func (m *money) UnmarshalTerm(t term.Term) error {
 		return errors.New("want {Currency, Cents}")
 	}
 	e := t.Elems()
-	cents, ok := e[1].Int64()
-	if e[0].Kind() != term.KindAtom || e[0].Atom() == "" || !ok {
+	if e[0].Kind() != term.KindAtom || e[0].Atom() == "" || !e[1].IsInt64() {
 		return errors.New("want {Currency, Cents}")
 	}
-	*m = money{Cents: cents, Currency: strings.Clone(e[0].Atom())}
+	*m = money{Cents: e[1].Int64(), Currency: strings.Clone(e[0].Atom())}
 	return nil
 }
 

@@ -115,7 +115,10 @@ func appendOdd(t *rapid.T, dst []byte, x term.Term) []byte {
 		}
 		return dst
 	case term.KindInt:
-		i, small := x.Int64()
+		i, small := int64(0), x.IsInt64()
+		if small {
+			i = x.Int64()
+		}
 		if bi := x.BigInt(); odd && bi.Sign() > 0 && bi.BitLen() > 64 {
 			// A magnitude with a leading zero byte it does not need.
 			mag := append([]byte{0}, bi.Bytes()...)

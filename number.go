@@ -62,7 +62,8 @@ func (m magnitude) appendBytes(dst []byte) ([]byte, int) {
 }
 
 func intMagnitude(t term.Term) (m magnitude, neg bool) {
-	if i, ok := t.Int64(); ok {
+	if t.IsInt64() {
+		i := t.Int64()
 		if i < 0 {
 			return magnitude{u: uint64(-i)}, true // -MinInt64 wraps to 2^63, as wanted
 		}

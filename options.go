@@ -2,11 +2,10 @@ package sext
 
 import "github.com/erlsext/sext/term"
 
-// DefaultMaxDepth is the nesting limit for decoding when Options.MaxDepth
-// is 0: tuples, lists, maps and descending terms inside one another. A Go
-// stack overflow cannot be recovered from, so the decoders check depth
-// rather than trust the input.
-const DefaultMaxDepth = 10000
+// DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0: tuples,
+// lists, maps and descending terms inside one another. It is
+// term.DefaultMaxDepth, the term model's limit.
+const DefaultMaxDepth = term.DefaultMaxDepth
 
 // MaxDepthCeiling is the most nesting the recursive paths take, whatever
 // Options.MaxDepth says: Encode, Append, Prefix, Marshal, DecodeRecursive,
@@ -15,7 +14,7 @@ const DefaultMaxDepth = 10000
 // maxNestingDepth does for json. Only DecodeCPS, Decode and DecodeNext,
 // which keep their continuations on the heap, go past it when MaxDepth
 // asks; what they return deeper than this cannot be encoded again.
-const MaxDepthCeiling = 100_000
+const MaxDepthCeiling = term.MaxDepthCeiling
 
 // Options configures encoding, decoding and prefixes. The zero value
 // writes and reads exactly what the reference implementation does; the

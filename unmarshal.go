@@ -278,11 +278,10 @@ func decodeInt(t term.Term, v reflect.Value) error {
 	if t.Kind() != term.KindInt {
 		return typeErr(t, v, "")
 	}
-	i, ok := t.Int64()
-	if !ok || v.OverflowInt(i) {
+	if !t.IsInt64() || v.OverflowInt(t.Int64()) {
 		return typeErr(t, v, "out of range")
 	}
-	v.SetInt(i)
+	v.SetInt(t.Int64())
 	return nil
 }
 
@@ -291,9 +290,9 @@ func decodeUint(t term.Term, v reflect.Value) error {
 		return typeErr(t, v, "")
 	}
 	var u uint64
-	if i, ok := t.Int64(); ok && i >= 0 {
-		u = uint64(i)
-	} else if b := t.BigInt(); !ok && b.IsUint64() {
+	if t.IsInt64() && t.Int64() >= 0 {
+		u = uint64(t.Int64())
+	} else if b := t.BigInt(); t.IsBig() && b.IsUint64() {
 		u = b.Uint64()
 	} else {
 		return typeErr(t, v, "out of range")
@@ -349,11 +348,10 @@ func decodeCharlist(t term.Term, v reflect.Value) error {
 	}
 	var b []byte
 	for _, c := range t.Elems() {
-		i, ok := c.Int64()
-		if !ok || i < 0 || i > utf8.MaxRune || !utf8.ValidRune(rune(i)) {
+		if !c.IsInt64() || c.Int64() < 0 || c.Int64() > utf8.MaxRune || !utf8.ValidRune(rune(c.Int64())) {
 			return typeErr(t, v, "want a list of characters, found "+describe(c))
 		}
-		b = utf8.AppendRune(b, rune(i))
+		b = utf8.AppendRune(b, rune(c.Int64()))
 	}
 	v.SetString(string(b))
 	return nil
@@ -383,8 +381,8 @@ func decodeTime(t term.Term, v reflect.Value) error {
 	if t.Kind() != term.KindInt {
 		return typeErr(t, v, "want an integer of nanoseconds")
 	}
-	if ns, ok := t.Int64(); ok {
-		v.Set(reflect.ValueOf(time.Unix(0, ns).UTC()))
+	if t.IsInt64() {
+		v.Set(reflect.ValueOf(time.Unix(0, t.Int64()).UTC()))
 		return nil
 	}
 	sec, ns := new(big.Int).DivMod(t.BigInt(), big.NewInt(nsPerSec), new(big.Int))

@@ -174,8 +174,7 @@ func BenchmarkKeyView(b *testing.B) {
 			if err != nil {
 				return 0, err
 			}
-			id, _ := t.Elems()[1].Int64()
-			return id, nil
+			return t.Elems()[1].Int64(), nil
 		})
 	})
 	b.Run("op=skip", func(b *testing.B) {

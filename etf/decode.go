@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/erlsext/sext/internal/termrep"
 	"github.com/erlsext/sext/term"
 )
 
@@ -341,7 +342,8 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 	if sign == 1 {
 		v.Neg(v)
 	}
-	return term.OwnedBigInt(v), p + n, nil
+	// v is this decode's own: the term keeps it, uncopied.
+	return termrep.To[term.Term](termrep.BigInt(v)), p + n, nil
 }
 
 // floatText reads FLOAT_EXT: 31 bytes of text, the number ending at the

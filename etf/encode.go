@@ -144,8 +144,7 @@ func (e *encoder) term(dst []byte, t term.Term, depth int) ([]byte, error) {
 	if t.IsProper() && isString(elems) {
 		dst = binary.BigEndian.AppendUint16(append(dst, tagString), uint16(len(elems)))
 		for _, x := range elems {
-			v, _ := x.Int64()
-			dst = append(dst, byte(v))
+			dst = append(dst, byte(x.Int64()))
 		}
 		return dst, nil
 	}
@@ -165,7 +164,7 @@ func isString(elems []term.Term) bool {
 		return false
 	}
 	for _, x := range elems {
-		if v, ok := x.Int64(); !ok || v < 0 || v > 255 {
+		if !x.IsInt64() || x.Int64() < 0 || x.Int64() > 255 {
 			return false
 		}
 	}
@@ -173,7 +172,8 @@ func isString(elems []term.Term) bool {
 }
 
 func appendInt(dst []byte, t term.Term) []byte {
-	if v, ok := t.Int64(); ok {
+	if t.IsInt64() {
+		v := t.Int64()
 		switch {
 		case v >= 0 && v <= 255:
 			return append(dst, tagSmallInteger, byte(v))

@@ -3,6 +3,8 @@ package etf
 import (
 	"errors"
 	"strconv"
+
+	"github.com/erlsext/sext/term"
 )
 
 // Sentinel errors. Every decoding error is a *DecodeError that wraps one of
@@ -23,8 +25,9 @@ var (
 	// ErrInvalid: the bytes are well formed but hold no valid term, such
 	// as an atom that is not valid UTF-8 or a float text that is no number.
 	ErrInvalid = errors.New("invalid term")
-	// ErrDepth: the input nests deeper than the depth limit.
-	ErrDepth = errors.New("nesting too deep")
+	// ErrDepth: the input nests deeper than the depth limit. It is
+	// term.ErrDepth, so errors.Is matches either name.
+	ErrDepth = term.ErrDepth
 	// ErrSize: a size claim that the input cannot hold, or that exceeds a
 	// limit (such as what a compressed term may inflate to).
 	ErrSize = errors.New("size out of range")

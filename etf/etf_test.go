@@ -275,6 +275,10 @@ func TestDepth(t *testing.T) {
 	if !errors.As(err, &de) || !errors.Is(err, etf.ErrDepth) || de.Offset != 1+2*etf.DefaultMaxDepth {
 		t.Fatalf("Decode: %v", err)
 	}
+	// One sentinel for the term model: term's name matches etf's error.
+	if !errors.Is(err, term.ErrDepth) {
+		t.Fatalf("Decode: %v does not match term.ErrDepth", err)
+	}
 	got, err := etf.Options{MaxDepth: n + 1}.Decode(b)
 	if err != nil {
 		t.Fatalf("Decode with MaxDepth above the depth: %v", err)

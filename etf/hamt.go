@@ -128,8 +128,8 @@ func internalHash(h uint32, t term.Term) uint32 {
 }
 
 func hashInt(h uint32, t term.Term) uint32 {
-	if v, ok := t.Int64(); ok && v >= -1<<(smallBits-1) && v < 1<<(smallBits-1) {
-		return hashWord(h, uint64(v)<<4|smallTag)
+	if t.IsInt64() && t.Int64() >= -1<<(smallBits-1) && t.Int64() < 1<<(smallBits-1) {
+		return hashWord(h, uint64(t.Int64())<<4|smallTag)
 	}
 	b := t.BigInt()
 	k := uint32(hconst11)
@@ -222,8 +222,7 @@ func mix3(a, b, c uint32) (uint32, uint32, uint32) {
 }
 
 func isByte(t term.Term) bool {
-	v, ok := t.Int64()
-	return ok && t.Kind() == term.KindInt && v >= 0 && v <= 255
+	return t.IsInt64() && t.Int64() >= 0 && t.Int64() <= 255
 }
 
 // hashList hashes the cons cells of elems ending in tail: runs of byte
@@ -233,8 +232,7 @@ func hashList(h uint32, elems []term.Term, tail term.Term) uint32 {
 	for {
 		c, sh := 0, uint32(0)
 		for ; i < len(elems) && isByte(elems[i]); i++ {
-			v, _ := elems[i].Int64()
-			sh = sh<<8 + uint32(v)
+			sh = sh<<8 + uint32(elems[i].Int64())
 			if c == 3 {
 				h = hash2(h, sh, 0, hconst4)
 				c, sh = 0, 0

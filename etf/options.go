@@ -5,8 +5,9 @@ import (
 )
 
 // DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0: tuples,
-// lists and maps inside one another.
-const DefaultMaxDepth = 10000
+// lists and maps inside one another. It is term.DefaultMaxDepth, the term
+// model's limit.
+const DefaultMaxDepth = term.DefaultMaxDepth
 
 // DefaultMaxInflate is the most a compressed term may inflate to when
 // Options.MaxInflate is 0: 64 MiB.

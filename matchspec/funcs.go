@@ -167,11 +167,10 @@ func (e *expr) call(en *env, body bool) (term.Term, bool) {
 		a, ok := boolOf(x)
 		return term.Bool(!a), ok
 	case fElement:
-		n, ok := x.Int64()
-		if !ok || y.Kind() != term.KindTuple || n < 1 || n > int64(y.Len()) {
+		if !x.IsInt64() || y.Kind() != term.KindTuple || x.Int64() < 1 || x.Int64() > int64(y.Len()) {
 			return term.Term{}, false
 		}
-		return y.Elems()[n-1], true
+		return y.Elems()[x.Int64()-1], true
 	case fSize:
 		switch x.Kind() {
 		case term.KindTuple:
@@ -220,8 +219,8 @@ func (e *expr) call(en *env, body bool) (term.Term, bool) {
 		case term.KindFloat:
 			return term.Float(math.Abs(x.Float())), true
 		case term.KindInt:
-			if v, ok := x.Int64(); ok && v != math.MinInt64 {
-				return term.Int(max(v, -v)), true
+			if x.IsInt64() && x.Int64() != math.MinInt64 {
+				return term.Int(max(x.Int64(), -x.Int64())), true
 			}
 			return term.BigInt(new(big.Int).Abs(x.BigInt())), true
 		}

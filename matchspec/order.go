@@ -38,10 +38,8 @@ var kindRank = [...]uint8{
 // compareErlang returns -1, 0 or +1 as a is less than, equal to (==) or
 // greater than b in Erlang's term order.
 func compareErlang(a, b term.Term) int {
-	if x, ok := a.Int64(); ok { // the common case, first
-		if y, ok := b.Int64(); ok {
-			return cmp.Compare(x, y)
-		}
+	if a.IsInt64() && b.IsInt64() { // the common case, first
+		return cmp.Compare(a.Int64(), b.Int64())
 	}
 	ka, kb := a.Kind(), b.Kind()
 	if ra, rb := kindRank[ka], kindRank[kb]; ra != rb {
@@ -178,8 +176,8 @@ func compareIntFloat(i term.Term, f float64) int {
 		// is the value order.
 		return term.Compare(i, term.Float(f))
 	}
-	if v, ok := i.Int64(); ok && f >= -(1<<63) && f < 1<<63 {
-		return cmp.Compare(v, int64(f))
+	if i.IsInt64() && f >= -(1<<63) && f < 1<<63 {
+		return cmp.Compare(i.Int64(), int64(f))
 	}
 	w, _ := new(big.Float).SetFloat64(f).Int(nil)
 	return i.BigInt().Cmp(w)

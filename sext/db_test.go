@@ -207,8 +207,7 @@ func TestDBScan(t *testing.T) {
 	var want []string
 	for _, k := range keys {
 		e := k.Elems()
-		c, _ := e[1].Int64()
-		ts, _ := e[2].Inner().Int64()
+		c, ts := e[1].Int64(), e[2].Inner().Int64()
 		if c == 2 && ts >= 1100 && ts <= 1300 {
 			want = append(want, k.String()+"\t"+values[k.String()]+"\n")
 		}

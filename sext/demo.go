@@ -308,8 +308,8 @@ func (d *demo) queries() error {
 func (d *demo) printRow(e store.Entry) {
 	when := ""
 	if elems := e.Key.Elems(); len(elems) == 4 && elems[2].Kind() == term.KindDesc {
-		if ts, ok := elems[2].Inner().Int64(); ok {
-			when = time.Unix(ts, 0).UTC().Format("2006-01-02 15:04:05")
+		if ts := elems[2].Inner(); ts.IsInt64() {
+			when = time.Unix(ts.Int64(), 0).UTC().Format("2006-01-02 15:04:05")
 		}
 	}
 	key := string(appendTerm(nil, e.Key))

@@ -82,7 +82,7 @@ func (d *demo) scanFiltered(lo, hi, want int64) error {
 			return err
 		}
 		read++
-		if c, ok := e.Key.Elems()[1].Int64(); ok && c >= lo && c < hi {
+		if c := e.Key.Elems()[1]; c.IsInt64() && c.Int64() >= lo && c.Int64() < hi {
 			kept++
 		}
 	}

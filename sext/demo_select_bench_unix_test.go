@@ -86,7 +86,7 @@ func BenchmarkDemoSelect(b *testing.B) {
 					b.Fatal(err)
 				}
 				read++
-				if c, ok := e.Key.Elems()[1].Int64(); ok && c >= 500 && c < 1000 {
+				if c := e.Key.Elems()[1]; c.IsInt64() && c.Int64() >= 500 && c.Int64() < 1000 {
 					rows++
 				}
 			}

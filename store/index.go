@@ -261,10 +261,10 @@ func (s *Store) decodeCatalog(raw []byte) (*catalog, error) {
 	if t.Kind() != term.KindTuple || t.Len() != 2 || !t.Elems()[1].IsProper() {
 		return nil, bad
 	}
-	gen, ok := t.Elems()[0].Int64()
-	if !ok {
+	if !t.Elems()[0].IsInt64() {
 		return nil, bad
 	}
+	gen := t.Elems()[0].Int64()
 	c := &catalog{raw: raw, gen: gen}
 	for _, d := range t.Elems()[1].Elems() {
 		if d.Kind() != term.KindTuple || d.Len() != 3 || d.Elems()[0].Kind() != term.KindBinary {

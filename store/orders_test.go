@@ -41,8 +41,7 @@ func TestOrderBook(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			id, _ := e.Key.Elems()[3].Int64()
-			out = append(out, int(id))
+			out = append(out, int(e.Key.Elems()[3].Int64()))
 		}
 		return out
 	}

@@ -32,3 +32,13 @@ func TestPrintAllocs(t *testing.T) {
 		t.Errorf("AppendString allocated %v times, want 0", n)
 	}
 }
+
+// ImproperList copies its elements in one allocation, whatever the tail.
+func TestImproperListAllocs(t *testing.T) {
+	elems := []Term{Int(1), Int(2), Int(3)}
+	for _, tail := range []Term{Atom("t"), List(Int(9), Int(10))} {
+		if n := testing.AllocsPerRun(100, func() { ImproperList(elems, tail) }); n != 1 {
+			t.Errorf("ImproperList(_, %v) allocated %v times, want 1", tail, n)
+		}
+	}
+}

@@ -65,16 +65,16 @@ const maxCompareRecursion = 1000
 
 // compareAt compares by direct recursion, depth compounds down.
 func compareAt(a, b Term, keys order, depth int) int {
-	if ra, rb := rank[a.kind], rank[b.kind]; ra != rb {
+	if ra, rb := rank[a.Kind()], rank[b.Kind()]; ra != rb {
 		return cmp.Compare(ra, rb)
 	}
-	if depth >= maxCompareRecursion && isCompound(a.kind) {
+	if depth >= maxCompareRecursion && isCompound(a.Kind()) {
 		return compareDeep(a, b, keys)
 	}
-	switch a.kind {
+	switch a.Kind() {
 	case KindInt, KindFloat:
-		if keys == orderKeys && a.kind != b.kind {
-			if a.kind == KindInt {
+		if keys == orderKeys && a.Kind() != b.Kind() {
+			if a.Kind() == KindInt {
 				return -1
 			}
 			return 1
@@ -85,14 +85,14 @@ func compareAt(a, b Term, keys order, depth int) int {
 	case KindBinary:
 		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
 	case KindTuple:
-		if c := cmp.Compare(a.num, b.num); c != 0 {
+		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
 			return c
 		}
 		return compareSlices(a.slice(), b.slice(), keys, depth+1)
 	case KindList:
 		return compareLists(a, b, keys, depth+1)
 	case KindMap:
-		if c := cmp.Compare(a.num, b.num); c != 0 {
+		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
 			return c
 		}
 		if keys != orderBytes {
@@ -123,27 +123,27 @@ func compareAt(a, b Term, keys order, depth int) int {
 //
 //go:noinline
 func compareIdentifiers(a, b Term, keys order) int {
-	switch a.kind {
+	switch a.Kind() {
 	case KindPid:
 		pa, pb := a.Pid(), b.Pid()
 		if keys != orderBytes {
 			return erlangPids(pa, pb)
 		}
-		return cmpChain(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
+		return cmp.Or(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
 			cmp.Compare(pa.Serial, pb.Serial), cmp.Compare(pa.Creation, pb.Creation))
 	case KindPort:
 		pa, pb := a.Port(), b.Port()
 		if keys != orderBytes {
 			return erlangPorts(pa, pb)
 		}
-		return cmpChain(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
+		return cmp.Or(strings.Compare(pa.Node, pb.Node), cmp.Compare(pa.ID, pb.ID),
 			cmp.Compare(pa.Creation, pb.Creation))
 	case KindRef:
 		ra, rb := a.Ref(), b.Ref()
 		if keys != orderBytes {
 			return erlangRefs(ra, rb)
 		}
-		return cmpChain(strings.Compare(ra.Node, rb.Node), cmp.Compare(ra.Creation, rb.Creation),
+		return cmp.Or(strings.Compare(ra.Node, rb.Node), cmp.Compare(ra.Creation, rb.Creation),
 			compareWords(ra.IDs, rb.IDs))
 	}
 	return 0
@@ -223,24 +223,24 @@ func signed(c int, neg bool) int {
 // compareStep compares what x and y hold by themselves (kinds, sizes,
 // leaves) and pushes their children for later.
 func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask) {
-	if rx, ry := rank[x.kind], rank[y.kind]; rx != ry {
+	if rx, ry := rank[x.Kind()], rank[y.Kind()]; rx != ry {
 		return cmp.Compare(rx, ry), st
 	}
-	switch x.kind {
+	switch x.Kind() {
 	case KindTuple:
-		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
+		if c := cmp.Compare(x.r.Num, y.r.Num); c != 0 || x.r.Num == 0 {
 			return c, st
 		}
 		return 0, append(st, cmpTask{xs: x.slice(), ys: y.slice(), neg: neg, run: true})
 	case KindList:
 		return 0, pushList(x, y, neg, st)
 	case KindMap:
-		if c := cmp.Compare(x.num, y.num); c != 0 || x.num == 0 {
+		if c := cmp.Compare(x.r.Num, y.r.Num); c != 0 || x.r.Num == 0 {
 			return c, st
 		}
 		// Each entry is a key and a value, in that order: two terms.
-		xs := unsafe.Slice((*Term)(x.ptr), 2*x.num)
-		ys := unsafe.Slice((*Term)(y.ptr), 2*y.num)
+		xs := unsafe.Slice((*Term)(x.r.Ptr), 2*x.r.Num)
+		ys := unsafe.Slice((*Term)(y.r.Ptr), 2*y.r.Num)
 		if keys == orderBytes {
 			return 0, append(st, cmpTask{xs: xs, ys: ys, neg: neg, run: true})
 		}
@@ -274,15 +274,6 @@ func pushList(a, b Term, neg bool, st []cmpTask) []cmpTask {
 // Equal reports whether a and b are the same term: Compare(a, b) == 0.
 // Note that 1 and 1.0 are different terms, as are 0.0 and -0.0.
 func Equal(a, b Term) bool { return Compare(a, b) == 0 }
-
-func cmpChain(cs ...int) int {
-	for _, c := range cs {
-		if c != 0 {
-			return c
-		}
-	}
-	return 0
-}
 
 func compareWords(a, b []uint32) int {
 	for i := range min(len(a), len(b)) {
@@ -330,9 +321,9 @@ func listEnd(l Term, more bool) int {
 	switch {
 	case more:
 		return endElem
-	case !l.tail:
+	case !l.r.Tail:
 		return endProper
-	case l.Tail().kind == KindBinary:
+	case l.Tail().Kind() == KindBinary:
 		return endBitTail
 	}
 	return endImproper
@@ -356,9 +347,9 @@ func compareBits(a []byte, abits int, b []byte, bbits int) int {
 
 func compareNumbers(a, b Term) int {
 	switch {
-	case a.kind == KindInt && b.kind == KindInt:
+	case a.Kind() == KindInt && b.Kind() == KindInt:
 		return compareInts(a, b)
-	case a.kind == KindFloat && b.kind == KindFloat:
+	case a.Kind() == KindFloat && b.Kind() == KindFloat:
 		fa, fb := a.Float(), b.Float()
 		if fa == fb && math.Signbit(fa) != math.Signbit(fb) { // -0.0 < 0.0
 			if math.Signbit(fa) {
@@ -367,7 +358,7 @@ func compareNumbers(a, b Term) int {
 			return 1
 		}
 		return cmp.Compare(fa, fb)
-	case a.kind == KindInt:
+	case a.Kind() == KindInt:
 		return compareIntFloat(a, b.Float())
 	}
 	return -compareIntFloat(b, a.Float())
@@ -375,11 +366,11 @@ func compareNumbers(a, b Term) int {
 
 func compareInts(a, b Term) int {
 	switch {
-	case a.ptr == nil && b.ptr == nil:
-		return cmp.Compare(int64(a.num), int64(b.num))
-	case a.ptr == nil:
+	case a.r.Ptr == nil && b.r.Ptr == nil:
+		return cmp.Compare(int64(a.r.Num), int64(b.r.Num))
+	case a.r.Ptr == nil:
 		return -b.big().Sign()
-	case b.ptr == nil:
+	case b.r.Ptr == nil:
 		return a.big().Sign()
 	}
 	return a.big().Cmp(b.big())
@@ -390,8 +381,8 @@ func compareInts(a, b Term) int {
 func compareIntFloat(i Term, f float64) int {
 	whole := math.Trunc(f)
 	var c int
-	if i.ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
-		c = cmp.Compare(int64(i.num), int64(whole))
+	if i.r.Ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
+		c = cmp.Compare(int64(i.r.Num), int64(whole))
 	} else {
 		w, _ := new(big.Float).SetFloat64(whole).Int(nil)
 		c = i.BigInt().Cmp(w)

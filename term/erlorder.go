@@ -22,17 +22,17 @@ import (
 // (nonode@nohost) has no place of its own.
 
 func erlangPids(a, b Pid) int {
-	return cmpChain(cmp.Compare(a.Serial, b.Serial), cmp.Compare(a.ID, b.ID),
+	return cmp.Or(cmp.Compare(a.Serial, b.Serial), cmp.Compare(a.ID, b.ID),
 		strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation))
 }
 
 func erlangPorts(a, b Port) int {
-	return cmpChain(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
+	return cmp.Or(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
 		cmp.Compare(a.ID, b.ID))
 }
 
 func erlangRefs(a, b Ref) int {
-	return cmpChain(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
+	return cmp.Or(strings.Compare(a.Node, b.Node), cmp.Compare(a.Creation, b.Creation),
 		compareWordsErlang(a.IDs, b.IDs))
 }
 
@@ -62,7 +62,7 @@ func trimHighZeros(w []uint32) []uint32 {
 // port < pid < tuple < map < nil < list < bitstring. A Desc, which Erlang
 // does not have, sorts first as it does in Compare.
 func erlRank(t Term) int {
-	switch t.kind {
+	switch t.Kind() {
 	case KindDesc:
 		return 0
 	case KindInt, KindFloat:
@@ -80,7 +80,7 @@ func erlRank(t Term) int {
 	case KindMap:
 		return 8
 	case KindList:
-		if t.num == 0 {
+		if t.r.Num == 0 {
 			return 9
 		}
 		return 10
@@ -115,14 +115,14 @@ func compareArithAt(a, b Term, exact bool, depth int) int {
 	if ra, rb := erlRank(a), erlRank(b); ra != rb {
 		return cmp.Compare(ra, rb)
 	}
-	if depth >= maxCompareRecursion && isCompound(a.kind) {
+	if depth >= maxCompareRecursion && isCompound(a.Kind()) {
 		return compareArithDeep(a, b, exact)
 	}
 	depth++
-	switch a.kind {
+	switch a.Kind() {
 	case KindInt, KindFloat:
-		if exact && a.kind != b.kind {
-			if a.kind == KindInt {
+		if exact && a.Kind() != b.Kind() {
+			if a.Kind() == KindInt {
 				return -1
 			}
 			return 1
@@ -141,7 +141,7 @@ func compareArithAt(a, b Term, exact bool, depth int) int {
 	case KindDesc:
 		return -compareArithAt(a.Inner(), b.Inner(), exact, depth)
 	case KindTuple:
-		if c := cmp.Compare(a.num, b.num); c != 0 {
+		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
 			return c
 		}
 		sa, sb := a.slice(), b.slice()
@@ -153,7 +153,7 @@ func compareArithAt(a, b Term, exact bool, depth int) int {
 		return 0
 	case KindMap:
 		// Size, then all keys in key order, then the values in that order.
-		if c := cmp.Compare(a.num, b.num); c != 0 {
+		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
 			return c
 		}
 		ea, eb := a.Entries(), b.Entries()
@@ -186,7 +186,7 @@ func compareArithLists(a, b Term, exact bool, depth int) int {
 	}
 	if len(ea) == len(eb) {
 		ta, tb := a.Tail(), b.Tail()
-		if ta.kind == KindList && tb.kind == KindList { // both []
+		if ta.Kind() == KindList && tb.Kind() == KindList { // both []
 			return 0
 		}
 		return compareArithAt(ta, tb, exact, depth)
@@ -200,18 +200,18 @@ func compareArithLists(a, b Term, exact bool, depth int) int {
 func restOf(l Term, n int) Term {
 	if n < l.Len() {
 		s := l.slice()[n:]
-		return Term{head: head{kind: KindList, tail: l.tail}, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(len(s))}
+		return list(unsafe.Pointer(unsafe.SliceData(s)), len(s), l.r.Tail)
 	}
 	return l.Tail()
 }
 
 func compareArithNumbers(a, b Term) int {
 	switch {
-	case a.kind == KindInt && b.kind == KindInt:
+	case a.Kind() == KindInt && b.Kind() == KindInt:
 		return compareInts(a, b)
-	case a.kind == KindFloat && b.kind == KindFloat:
+	case a.Kind() == KindFloat && b.Kind() == KindFloat:
 		return cmp.Compare(a.Float(), b.Float()) // -0.0 == 0.0
-	case a.kind == KindInt:
+	case a.Kind() == KindInt:
 		return arithIntFloat(a, b.Float())
 	}
 	return -arithIntFloat(b, a.Float())
@@ -222,8 +222,8 @@ func compareArithNumbers(a, b Term) int {
 func arithIntFloat(i Term, f float64) int {
 	whole := math.Trunc(f)
 	var c int
-	if i.ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
-		c = cmp.Compare(int64(i.num), int64(whole))
+	if i.r.Ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
+		c = cmp.Compare(int64(i.r.Num), int64(whole))
 	} else {
 		w, _ := new(big.Float).SetFloat64(whole).Int(nil)
 		c = i.BigInt().Cmp(w)
@@ -291,30 +291,30 @@ func compareArithDeep(a, b Term, exact bool) int {
 		switch ra, rb := erlRank(x), erlRank(y); {
 		case ra != rb:
 			c = cmp.Compare(ra, rb)
-		case x.kind == KindTuple:
-			if c = cmp.Compare(x.num, y.num); c == 0 && x.num > 0 {
+		case x.Kind() == KindTuple:
+			if c = cmp.Compare(x.r.Num, y.r.Num); c == 0 && x.r.Num > 0 {
 				st = append(st, arithTask{xs: x.slice(), ys: y.slice(), exact: t.exact, neg: t.neg, run: true})
 			}
-		case x.kind == KindMap:
-			if c = cmp.Compare(x.num, y.num); c == 0 && x.num > 0 {
-				xs := unsafe.Slice((*Term)(x.ptr), 2*x.num) // key, value, key, ...
-				ys := unsafe.Slice((*Term)(y.ptr), 2*y.num)
+		case x.Kind() == KindMap:
+			if c = cmp.Compare(x.r.Num, y.r.Num); c == 0 && x.r.Num > 0 {
+				xs := unsafe.Slice((*Term)(x.r.Ptr), 2*x.r.Num) // key, value, key, ...
+				ys := unsafe.Slice((*Term)(y.r.Ptr), 2*y.r.Num)
 				st = append(st,
 					arithTask{xs: xs[1:], ys: ys[1:], exact: t.exact, neg: t.neg, run: true, skip: true},
 					arithTask{xs: xs, ys: ys, exact: true, neg: t.neg, run: true, skip: true})
 			}
-		case x.kind == KindList && x.num > 0:
+		case x.Kind() == KindList && x.r.Num > 0:
 			ea, eb := x.Elems(), y.Elems()
 			n := min(len(ea), len(eb))
 			if len(ea) == len(eb) {
-				if ta, tb := x.Tail(), y.Tail(); ta.kind != KindList || tb.kind != KindList {
+				if ta, tb := x.Tail(), y.Tail(); ta.Kind() != KindList || tb.Kind() != KindList {
 					st = append(st, arithTask{x: ta, y: tb, exact: t.exact, neg: t.neg})
 				}
 			} else {
 				st = append(st, arithTask{x: restOf(x, n), y: restOf(y, n), exact: t.exact, neg: t.neg})
 			}
 			st = append(st, arithTask{xs: ea[:n], ys: eb[:n], exact: t.exact, neg: t.neg, run: true})
-		case x.kind == KindDesc:
+		case x.Kind() == KindDesc:
 			st = append(st, arithTask{x: x.Inner(), y: y.Inner(), exact: t.exact, neg: !t.neg})
 		default:
 			c = compareArithAt(x, y, t.exact, 0) // a leaf: no recursion

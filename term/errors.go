@@ -3,17 +3,13 @@ package term
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
 // ErrSyntax is the sentinel that every SyntaxError about malformed text
 // wraps, so callers can test with errors.Is without caring about position.
 var ErrSyntax = errors.New("term: syntax error")
-
-// ErrDepth is the sentinel a SyntaxError wraps when the text nests deeper
-// than the parser allows. It is separate from ErrSyntax because the text
-// may be perfectly well-formed: it is refused to bound time and memory.
-var ErrDepth = errors.New("term: nesting too deep")
 
 // ErrDigits is the sentinel a SyntaxError wraps when an integer has more
 // digits than ParseOptions.MaxIntDigits allows: converting digits to binary
@@ -59,4 +55,17 @@ func clip(s string) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// syntaxError builds a *SyntaxError at byte offset off of src.
+func syntaxError(src string, off int, sentinel error, msg string) *SyntaxError {
+	before := src[:off]
+	ls := strings.LastIndexByte(before, '\n') + 1
+	return &SyntaxError{
+		Offset: off,
+		Line:   1 + strings.Count(before, "\n"),
+		Column: 1 + utf8.RuneCountInString(before[ls:]),
+		Msg:    msg,
+		Err:    sentinel,
+	}
 }

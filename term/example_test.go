@@ -77,3 +77,26 @@ func ExampleTerm_MarshalText() {
 	// Output:
 	// #{a => 1,b => 2} <nil>
 }
+
+// Int64 panics on any term it cannot answer for, as the other accessors
+// do; IsInt64 asks first, and BigInt reads every integer.
+func ExampleTerm_IsInt64() {
+	for _, text := range []string{"42", "123456789012345678901234567890", "forty_two"} {
+		t, err := term.Parse(text)
+		if err != nil {
+			panic(err)
+		}
+		switch {
+		case t.IsInt64():
+			fmt.Println("int64", t.Int64())
+		case t.IsBig():
+			fmt.Println("big", t.BigInt())
+		default:
+			fmt.Println("not an integer:", t.Kind())
+		}
+	}
+	// Output:
+	// int64 42
+	// big 123456789012345678901234567890
+	// not an integer: atom
+}

@@ -80,7 +80,7 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 		// Write the start of t; a compound with children is pushed and its
 		// first child becomes t.
 		if n := numChildren(t); n > 0 {
-			switch t.kind {
+			switch t.Kind() {
 			case KindList:
 				b = append(b, '[')
 			case KindTuple:
@@ -91,7 +91,7 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 				b = append(b, "#Desc<"...)
 			}
 			f := printFrame{t: t}
-			if t.kind == KindMap {
+			if t.Kind() == KindMap {
 				f.entries = printOrder(t)
 			}
 			stack = append(stack, f)
@@ -110,9 +110,9 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 			f.i++
 			if f.i < numChildren(f.t) {
 				switch {
-				case f.t.kind == KindMap && f.i&1 == 1:
+				case f.t.Kind() == KindMap && f.i&1 == 1:
 					b = append(b, " => "...)
-				case f.t.kind == KindList && f.t.tail && f.i == int(f.t.num)-1:
+				case f.t.Kind() == KindList && f.t.r.Tail && f.i == int(f.t.r.Num)-1:
 					b = append(b, '|')
 				default:
 					b = append(b, ',')
@@ -120,7 +120,7 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 				t = f.child(f.i)
 				break
 			}
-			switch f.t.kind {
+			switch f.t.Kind() {
 			case KindList:
 				b = append(b, ']')
 			case KindTuple, KindMap:
@@ -135,11 +135,11 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 
 // numChildren returns how many subterms the printer visits in t.
 func numChildren(t Term) int {
-	switch t.kind {
+	switch t.Kind() {
 	case KindList, KindTuple:
-		return int(t.num)
+		return int(t.r.Num)
 	case KindMap:
-		return 2 * int(t.num)
+		return 2 * int(t.r.Num)
 	case KindDesc:
 		return 1
 	}
@@ -149,7 +149,7 @@ func numChildren(t Term) int {
 // child returns subterm i of the frame's term as numChildren counts them.
 func (f *printFrame) child(i int) Term {
 	t := f.t
-	switch t.kind {
+	switch t.Kind() {
 	case KindMap:
 		e := f.entries[i>>1]
 		if i&1 == 0 {
@@ -167,7 +167,7 @@ func (f *printFrame) child(i int) Term {
 // parse back.
 func appendLeaf(b []byte, t Term, err *error) []byte {
 	ok := true
-	switch t.kind {
+	switch t.Kind() {
 	case KindList:
 		b = append(b, "[]"...)
 	case KindTuple:
@@ -175,8 +175,8 @@ func appendLeaf(b []byte, t Term, err *error) []byte {
 	case KindMap:
 		b = append(b, "#{}"...)
 	case KindInt:
-		if t.ptr == nil {
-			b = strconv.AppendInt(b, int64(t.num), 10)
+		if t.r.Ptr == nil {
+			b = strconv.AppendInt(b, int64(t.r.Num), 10)
 		} else {
 			b = t.big().Append(b, 10)
 		}

@@ -15,6 +15,8 @@ import (
 	"math/big"
 	"slices"
 	"unsafe"
+
+	"github.com/erlsext/sext/internal/termrep"
 )
 
 // Kind says which type of term a Term holds.
@@ -23,17 +25,17 @@ type Kind uint8
 // The kinds. Across kinds the encoding sorts Desc first, then numbers,
 // atoms, references, ports, pids, tuples, maps, lists and binaries.
 const (
-	KindList   Kind = iota // proper or improper list; the zero Term is []
-	KindDesc               // a term that sorts in descending order
-	KindInt                // integer of any size
-	KindFloat              // float64, never NaN or infinite when encoded
-	KindAtom               // atom
-	KindRef                // reference
-	KindPort               // port
-	KindPid                // pid
-	KindTuple              // tuple
-	KindMap                // map
-	KindBinary             // binary or bitstring
+	KindList   Kind = termrep.List   // proper or improper list; the zero Term is []
+	KindDesc   Kind = termrep.Desc   // a term that sorts in descending order
+	KindInt    Kind = termrep.Int    // integer of any size
+	KindFloat  Kind = termrep.Float  // float64, never NaN or infinite when encoded
+	KindAtom   Kind = termrep.Atom   // atom
+	KindRef    Kind = termrep.Ref    // reference
+	KindPort   Kind = termrep.Port   // port
+	KindPid    Kind = termrep.Pid    // pid
+	KindTuple  Kind = termrep.Tuple  // tuple
+	KindMap    Kind = termrep.Map    // map
+	KindBinary Kind = termrep.Binary // binary or bitstring
 )
 
 var kindNames = [...]string{
@@ -67,18 +69,29 @@ func (k Kind) String() string {
 // hold different pointers (an atom's name, a tuple's children). Use Equal,
 // Compare, or the encoding as a key.
 type Term struct {
-	_   [0]func()      // no ==: equal terms can differ in their pointers; use Equal
-	ptr unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
-	num uint64         // int64 value, float bits, length or bit length
-	head
+	_ [0]func() // no ==: equal terms can differ in their pointers; use Equal
+	// r is the term itself, a termrep.Rep so that the decoders build terms
+	// with this package's layout, not a copy of it. Term has two fields and
+	// Rep four: the compiler keeps structs of up to four fields in
+	// registers (SSA), and a fifth made Compare twice as slow.
+	r termrep.Rep
 }
 
-// head is the kind and list flag of a Term, in a struct of its own so that
-// Term has four fields: the compiler keeps structs of up to four fields in
-// registers (SSA), and a fifth made Compare twice as slow.
-type head struct {
-	kind Kind
-	tail bool // a list whose last element is an improper tail
+// A Term is exactly a termrep.Rep, which termrep.To and termrep.Of rely on.
+var (
+	_ [unsafe.Sizeof(Term{}) - unsafe.Sizeof(termrep.Rep{})]struct{}
+	_ [unsafe.Sizeof(termrep.Rep{}) - unsafe.Sizeof(Term{})]struct{}
+	_ [0]struct{} = [unsafe.Offsetof(Term{}.r)]struct{}{}
+)
+
+// mk returns the term of kind k with the given pointer and number.
+func mk(k Kind, ptr unsafe.Pointer, num uint64) Term {
+	return Term{r: termrep.Rep{Kind: uint8(k), Ptr: ptr, Num: num}}
+}
+
+// list returns the list of the n terms at ptr, the last its tail if tail.
+func list(ptr unsafe.Pointer, n int, tail bool) Term {
+	return Term{r: termrep.Rep{Kind: termrep.List, Ptr: ptr, Num: uint64(n), Tail: tail}}
 }
 
 // Equal reports whether t and u are the same term, as Equal(t, u) does.
@@ -115,27 +128,17 @@ type Ref struct {
 }
 
 // Kind returns the term's kind.
-func (t Term) Kind() Kind { return t.kind }
+func (t Term) Kind() Kind { return Kind(t.r.Kind) }
 
 // Int returns the integer i.
-func Int(i int64) Term { return Term{head: head{kind: KindInt}, num: uint64(i)} }
-
-// OwnedBigInt returns the integer b, keeping b itself rather than a copy:
-// the caller must not change b afterwards. BigInt is the safe form; this
-// one saves a decoder two allocations for every bignum.
-func OwnedBigInt(b *big.Int) Term {
-	if b.IsInt64() {
-		return Int(b.Int64())
-	}
-	return Term{head: head{kind: KindInt}, ptr: unsafe.Pointer(b)}
-}
+func Int(i int64) Term { return mk(KindInt, nil, uint64(i)) }
 
 // Uint returns the integer u.
 func Uint(u uint64) Term {
 	if u <= math.MaxInt64 {
 		return Int(int64(u))
 	}
-	return Term{head: head{kind: KindInt}, ptr: unsafe.Pointer(new(big.Int).SetUint64(u))}
+	return mk(KindInt, unsafe.Pointer(new(big.Int).SetUint64(u)), 0)
 }
 
 // BigInt returns the integer b. It copies b, and an integer that fits in an
@@ -144,16 +147,16 @@ func BigInt(b *big.Int) Term {
 	if b.IsInt64() {
 		return Int(b.Int64())
 	}
-	return Term{head: head{kind: KindInt}, ptr: unsafe.Pointer(new(big.Int).Set(b))}
+	return Term{r: termrep.BigInt(new(big.Int).Set(b))}
 }
 
 // Float returns the float f. NaN and infinities can be held but not encoded:
 // Erlang has neither.
-func Float(f float64) Term { return Term{head: head{kind: KindFloat}, num: math.Float64bits(f)} }
+func Float(f float64) Term { return mk(KindFloat, nil, math.Float64bits(f)) }
 
 // Atom returns the atom with the given name (UTF-8 text).
 func Atom(name string) Term {
-	return Term{head: head{kind: KindAtom}, ptr: unsafe.Pointer(unsafe.StringData(name)), num: uint64(len(name))}
+	return mk(KindAtom, unsafe.Pointer(unsafe.StringData(name)), uint64(len(name)))
 }
 
 // Bool returns the atom true or false.
@@ -166,7 +169,7 @@ func Bool(b bool) Term {
 
 // Binary returns the binary holding b. It keeps b without copying.
 func Binary(b []byte) Term {
-	return Term{head: head{kind: KindBinary}, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(len(b)) << 3}
+	return mk(KindBinary, unsafe.Pointer(unsafe.SliceData(b)), uint64(len(b))<<3)
 }
 
 // Bitstring returns the bitstring made of the first bits bits of b, most
@@ -183,36 +186,38 @@ func Bitstring(b []byte, bits int) Term {
 		b = slices.Clone(b)
 		b[n-1] &^= 0xFF >> k
 	}
-	return Term{head: head{kind: KindBinary}, ptr: unsafe.Pointer(unsafe.SliceData(b)), num: uint64(bits)}
+	return mk(KindBinary, unsafe.Pointer(unsafe.SliceData(b)), uint64(bits))
 }
 
 // Tuple returns the tuple of elems. It keeps elems without copying.
 func Tuple(elems ...Term) Term {
-	return Term{head: head{kind: KindTuple}, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
+	return mk(KindTuple, unsafe.Pointer(unsafe.SliceData(elems)), uint64(len(elems)))
 }
 
 // List returns the proper list of elems. It keeps elems without copying.
 func List(elems ...Term) Term {
-	return Term{head: head{kind: KindList}, ptr: unsafe.Pointer(unsafe.SliceData(elems)), num: uint64(len(elems))}
+	return list(unsafe.Pointer(unsafe.SliceData(elems)), len(elems), false)
 }
 
 // ImproperList returns [e1, ..., en | tail]. A list tail is joined on, as
 // in Erlang ([a | [b]] is [a, b]), and no elements give the tail itself.
-// It copies elems only when the tail is a list.
+// It copies elems, in one allocation, since a list holds its tail after
+// its elements in one slice; ListWithTail keeps a slice that already ends
+// with the tail.
 func ImproperList(elems []Term, tail Term) Term {
-	if tail.kind == KindList {
+	if tail.Kind() == KindList {
 		if len(elems) == 0 {
 			return tail
 		}
-		all := make([]Term, 0, len(elems)+int(tail.num))
+		all := make([]Term, 0, len(elems)+int(tail.r.Num))
 		all = append(append(all, elems...), tail.slice()...)
-		return Term{head: head{kind: KindList, tail: tail.tail}, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all))}
+		return list(unsafe.Pointer(unsafe.SliceData(all)), len(all), tail.r.Tail)
 	}
 	if len(elems) == 0 {
 		return tail
 	}
 	all := append(elems[:len(elems):len(elems)], tail)
-	return Term{head: head{kind: KindList, tail: true}, ptr: unsafe.Pointer(unsafe.SliceData(all)), num: uint64(len(all))}
+	return list(unsafe.Pointer(unsafe.SliceData(all)), len(all), true)
 }
 
 // ListWithTail returns the list whose elements are all of s but the last,
@@ -224,10 +229,10 @@ func ListWithTail(s ...Term) Term {
 	if n == 0 {
 		return Term{}
 	}
-	if tail := s[n-1]; n == 1 || tail.kind == KindList {
+	if tail := s[n-1]; n == 1 || tail.Kind() == KindList {
 		return ImproperList(s[:n-1], tail)
 	}
-	return Term{head: head{kind: KindList, tail: true}, ptr: unsafe.Pointer(unsafe.SliceData(s)), num: uint64(n)}
+	return list(unsafe.Pointer(unsafe.SliceData(s)), n, true)
 }
 
 // Map returns the map of entries. It takes entries over: they are sorted in
@@ -243,7 +248,7 @@ func Map(entries ...MapEntry) Term {
 		strict = byKey(entries[i-1], entries[i]) < 0
 	}
 	if strict {
-		return Term{head: head{kind: KindMap}, ptr: unsafe.Pointer(unsafe.SliceData(entries)), num: uint64(len(entries))}
+		return mk(KindMap, unsafe.Pointer(unsafe.SliceData(entries)), uint64(len(entries)))
 	}
 	slices.SortStableFunc(entries, byKey)
 	out := entries[:0]
@@ -253,58 +258,63 @@ func Map(entries ...MapEntry) Term {
 		}
 		out = append(out, e)
 	}
-	return Term{head: head{kind: KindMap}, ptr: unsafe.Pointer(unsafe.SliceData(out)), num: uint64(len(out))}
+	return mk(KindMap, unsafe.Pointer(unsafe.SliceData(out)), uint64(len(out)))
 }
 
 // Term returns the pid as a term.
-func (p Pid) Term() Term { return Term{head: head{kind: KindPid}, ptr: unsafe.Pointer(&p)} }
+func (p Pid) Term() Term { return mk(KindPid, unsafe.Pointer(&p), 0) }
 
 // Term returns the port as a term.
-func (p Port) Term() Term { return Term{head: head{kind: KindPort}, ptr: unsafe.Pointer(&p)} }
+func (p Port) Term() Term { return mk(KindPort, unsafe.Pointer(&p), 0) }
 
 // Term returns the reference as a term. The term keeps r.IDs.
-func (r Ref) Term() Term { return Term{head: head{kind: KindRef}, ptr: unsafe.Pointer(&r)} }
+func (r Ref) Term() Term { return mk(KindRef, unsafe.Pointer(&r), 0) }
 
 // Desc returns t wrapped so that it sorts in descending order: for any a
 // and b, Desc(a) sorts before Desc(b) exactly when a sorts after b. A Desc
 // sorts before every term that is not one.
-func Desc(t Term) Term { return Term{head: head{kind: KindDesc}, ptr: unsafe.Pointer(&t)} }
+func Desc(t Term) Term { return Term{r: termrep.DescOf(unsafe.Pointer(&t))} }
 
-// Int64 returns the integer's value and true, or false if the integer does
-// not fit in an int64 or t is not an integer.
-func (t Term) Int64() (int64, bool) {
-	if t.kind != KindInt || t.ptr != nil {
-		return 0, false
+// Int64 returns the integer's value. It panics if t is not an integer that
+// fits in an int64: test with IsInt64 first, as with math/big's Int.
+func (t Term) Int64() int64 {
+	t.must(KindInt)
+	if t.r.Ptr != nil {
+		panic("term: Int64 of an integer beyond int64")
 	}
-	return int64(t.num), true
+	return int64(t.r.Num)
 }
+
+// IsInt64 reports whether t is an integer that fits in an int64, the
+// integers Int64 returns. Every other integer IsBig reports.
+func (t Term) IsInt64() bool { return t.Kind() == KindInt && t.r.Ptr == nil }
 
 // BigInt returns the integer's value as a big.Int. It panics if t is not
 // an integer. For an integer beyond int64 it is the term's own big.Int,
 // which the caller must not change; otherwise a new one.
 func (t Term) BigInt() *big.Int {
 	t.must(KindInt)
-	if t.ptr == nil {
-		return big.NewInt(int64(t.num))
+	if t.r.Ptr == nil {
+		return big.NewInt(int64(t.r.Num))
 	}
 	return t.big()
 }
 
 // IsBig reports whether t is an integer that does not fit in an int64.
-func (t Term) IsBig() bool { return t.kind == KindInt && t.ptr != nil }
+func (t Term) IsBig() bool { return t.Kind() == KindInt && t.r.Ptr != nil }
 
-func (t Term) big() *big.Int { return (*big.Int)(t.ptr) }
+func (t Term) big() *big.Int { return (*big.Int)(t.r.Ptr) }
 
 // Float returns the float's value. It panics if t is not a float.
 func (t Term) Float() float64 {
 	t.must(KindFloat)
-	return math.Float64frombits(t.num)
+	return math.Float64frombits(t.r.Num)
 }
 
 // Atom returns the atom's name. It panics if t is not an atom.
 func (t Term) Atom() string {
 	t.must(KindAtom)
-	return unsafe.String((*byte)(t.ptr), int(t.num))
+	return unsafe.String((*byte)(t.r.Ptr), int(t.r.Num))
 }
 
 // Bytes returns a binary's or bitstring's bytes; a bitstring's partial last
@@ -312,60 +322,60 @@ func (t Term) Atom() string {
 // binary. The caller must not change the bytes.
 func (t Term) Bytes() []byte {
 	t.must(KindBinary)
-	return unsafe.Slice((*byte)(t.ptr), (t.num+7)>>3)
+	return unsafe.Slice((*byte)(t.r.Ptr), (t.r.Num+7)>>3)
 }
 
 // BitLen returns the length in bits of a binary or bitstring. It panics if
 // t is not one.
 func (t Term) BitLen() int {
 	t.must(KindBinary)
-	return int(t.num)
+	return int(t.r.Num)
 }
 
 // Elems returns a tuple's elements, or a list's elements without its
 // improper tail. It panics for other kinds. The caller must not change the
 // slice.
 func (t Term) Elems() []Term {
-	switch t.kind {
+	switch t.Kind() {
 	case KindTuple:
 		return t.slice()
 	case KindList:
 		s := t.slice()
-		if t.tail {
+		if t.r.Tail {
 			s = s[:len(s)-1]
 		}
 		return s
 	}
-	panic("term: Elems of " + t.kind.String())
+	panic("term: Elems of " + t.Kind().String())
 }
 
 // Tail returns a list's tail: the empty list for a proper list, the
 // improper tail otherwise. It panics if t is not a list.
 func (t Term) Tail() Term {
 	t.must(KindList)
-	if !t.tail {
+	if !t.r.Tail {
 		return Term{}
 	}
-	return t.slice()[t.num-1]
+	return t.slice()[t.r.Num-1]
 }
 
 // IsProper reports whether t is a proper list.
-func (t Term) IsProper() bool { return t.kind == KindList && !t.tail }
+func (t Term) IsProper() bool { return t.Kind() == KindList && !t.r.Tail }
 
 // Len returns the number of elements of a tuple or list (without an
 // improper tail), the number of entries of a map, or the number of bytes
 // of a binary or atom name. It returns 0 for other kinds.
 func (t Term) Len() int {
-	switch t.kind {
+	switch t.Kind() {
 	case KindList:
-		if t.tail {
-			return int(t.num) - 1
+		if t.r.Tail {
+			return int(t.r.Num) - 1
 		}
-		return int(t.num)
+		return int(t.r.Num)
 	case KindTuple, KindMap, KindAtom:
-		return int(t.num)
+		return int(t.r.Num)
 	case KindBinary:
-		return int(t.num+7) >> 3
+		return int(t.r.Num+7) >> 3
 	}
 	return 0
 }
@@ -374,38 +384,38 @@ func (t Term) Len() int {
 // not a map. The caller must not change the slice.
 func (t Term) Entries() []MapEntry {
 	t.must(KindMap)
-	return unsafe.Slice((*MapEntry)(t.ptr), t.num)
+	return unsafe.Slice((*MapEntry)(t.r.Ptr), t.r.Num)
 }
 
 // Pid returns the pid t holds. It panics if t is not a pid.
 func (t Term) Pid() Pid {
 	t.must(KindPid)
-	return *(*Pid)(t.ptr)
+	return *(*Pid)(t.r.Ptr)
 }
 
 // Port returns the port t holds. It panics if t is not a port.
 func (t Term) Port() Port {
 	t.must(KindPort)
-	return *(*Port)(t.ptr)
+	return *(*Port)(t.r.Ptr)
 }
 
 // Ref returns the reference t holds. It panics if t is not a reference.
 func (t Term) Ref() Ref {
 	t.must(KindRef)
-	return *(*Ref)(t.ptr)
+	return *(*Ref)(t.r.Ptr)
 }
 
 // Inner returns the term a Desc wraps. It panics if t is not a Desc.
 func (t Term) Inner() Term {
 	t.must(KindDesc)
-	return *(*Term)(t.ptr)
+	return *(*Term)(t.r.Ptr)
 }
 
 // slice returns the children of a tuple or list, tail included.
-func (t Term) slice() []Term { return unsafe.Slice((*Term)(t.ptr), t.num) }
+func (t Term) slice() []Term { return unsafe.Slice((*Term)(t.r.Ptr), t.r.Num) }
 
 func (t Term) must(k Kind) {
-	if t.kind != k {
-		panic("term: " + k.String() + " accessor called on " + t.kind.String())
+	if t.Kind() != k {
+		panic("term: " + k.String() + " accessor called on " + t.Kind().String())
 	}
 }

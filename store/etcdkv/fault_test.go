@@ -64,7 +64,7 @@ func TestFaults(t *testing.T) {
 					}
 					break
 				}
-				id, _ := ev.Key.Elems()[1].Int64()
+				id := ev.Key.Elems()[1].Int64()
 				mu.Lock()
 				watched[id] = true
 				mu.Unlock()
@@ -183,7 +183,7 @@ func TestFaults(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: scan: %v", when, err)
 			}
-			id, _ := e.Key.Elems()[1].Int64()
+			id := e.Key.Elems()[1].Int64()
 			if (id < 0 || id >= int64(total)) && id != unacked {
 				t.Errorf("%s: key %v was never written", when, e.Key)
 			}
