@@ -143,7 +143,7 @@ func cmpSpans(f fn, c term.Term, ctx spanCtx) []span {
 	switch {
 	case isNumber(c.Kind()):
 		class = numberClass(c)
-	case f == fEq && !hasNumber(c):
+	case f == fEq && !looseEq(c):
 		class = []term.Term{c} // == is =:= without numbers
 	case c.Kind() == term.KindAtom || c.Kind() == term.KindBinary || c.Kind() == term.KindList && c.Len() == 0:
 		// Orders agree: Erlang's set below or above c is the encoding's.
@@ -252,23 +252,25 @@ func numberClass(c term.Term) []term.Term {
 	return slices.CompactFunc(class, term.Equal)
 }
 
-// hasNumber reports whether a number occurs anywhere in t.
-func hasNumber(t term.Term) bool {
+// looseEq reports whether Erlang's == admits terms other than t itself:
+// whether a number (1 == 1.0) or a reference (whose zero id words at the
+// high end do not count) occurs anywhere in t.
+func looseEq(t term.Term) bool {
 	switch t.Kind() {
-	case term.KindInt, term.KindFloat:
+	case term.KindInt, term.KindFloat, term.KindRef:
 		return true
 	case term.KindTuple:
-		return slices.ContainsFunc(t.Elems(), hasNumber)
+		return slices.ContainsFunc(t.Elems(), looseEq)
 	case term.KindList:
-		return slices.ContainsFunc(t.Elems(), hasNumber) || !t.IsProper() && hasNumber(t.Tail())
+		return slices.ContainsFunc(t.Elems(), looseEq) || !t.IsProper() && looseEq(t.Tail())
 	case term.KindMap:
 		for _, e := range t.Entries() {
-			if hasNumber(e.Key) || hasNumber(e.Value) {
+			if looseEq(e.Key) || looseEq(e.Value) {
 				return true
 			}
 		}
 	case term.KindDesc:
-		return hasNumber(t.Inner())
+		return looseEq(t.Inner())
 	}
 	return false
 }

@@ -52,6 +52,13 @@ func TestPlanBounds(t *testing.T) {
 			out:    []string{"{order,-1}", "{order,-1.0}", "{order,a}"},
 		},
 		{
+			// Erlang's == ignores a reference's zero id words at the high end.
+			spec:   `[{{ref,'$1'},[{'==','$1',#Ref<a@h,1,7>}],['$_']}]`,
+			ranges: 1,
+			in:     []string{"{ref,#Ref<a@h,1,7>}", "{ref,#Ref<a@h,1,7,0>}", "{ref,#Ref<a@h,1,7,0,0>}"},
+			out:    []string{"{user,#Ref<a@h,1,7>}"},
+		},
+		{
 			spec:   `[{{order,'$1'},[{'>=','$1',0}],['$_']}]`, // -0.0 == 0
 			ranges: 1,
 			in:     []string{"{order,-0.0}", "{order,0}", "{order,0.0}", "{order,a}", "{order,<<>>}"},
