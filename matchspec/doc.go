@@ -26,9 +26,10 @@
 //
 // Comparisons are Erlang's: numbers by value (1 == 1.0, 1 < 1.0 is
 // false), so a guard sees the number the key holds whatever its type.
-// Erlang's term order otherwise is the encoding's, except for pids,
-// ports and references, which compare as the encoding orders them, and
-// -0.0, which =:= tells from 0.0 (as OTP 27 does; == does not). The same
+// Erlang's term order otherwise is term.CompareErlang's: pids, ports and
+// references in erts's order (which is not the encoding's), a reference
+// == to one with more zero id words at the high end, and -0.0, which =:=
+// tells from 0.0 (as OTP 27 does; == does not). The same
 // holds for a variable repeated in a head: {x,'$1','$1'} does not match
 // {x,0.0,-0.0} here, while OTP 25's ets matches it (0.0 and -0.0 are one
 // term there); the two are different keys in the encoding, so this
