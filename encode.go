@@ -2,6 +2,7 @@ package sext
 
 import (
 	"encoding/binary"
+	"errors"
 	"unicode/utf8"
 
 	"github.com/erlsext/sext/term"
@@ -39,6 +40,10 @@ type encoder struct {
 	maxDepth int
 	depth    int    // compounds open
 	words    uint32 // the word count of the last negative bignum written
+
+	// prefix makes the walk stop at the first wildcard, returning
+	// errWildcard, for Prefix: what was written up to it is the prefix.
+	prefix bool
 }
 
 func newEncoder(o Options) encoder { return encoder{opts: o, maxDepth: o.maxDepth()} }
@@ -46,6 +51,11 @@ func newEncoder(o Options) encoder { return encoder{opts: o, maxDepth: o.maxDept
 // errEncodeDepth: the decoders would refuse what the encoder wrote, and
 // the encoder's recursion is bounded too.
 var errEncodeDepth = &EncodeError{Err: ErrDepth, Detail: "term nested deeper than MaxDepth"}
+
+// errWildcard ends a prefix walk at its first wildcard. It travels up as
+// an error does, so the walk needs no test of its own after each element,
+// and AppendPrefix turns it into success.
+var errWildcard = errors.New("sext: wildcard (internal)")
 
 func isCompound(k term.Kind) bool {
 	return k == term.KindTuple || k == term.KindList || k == term.KindMap || k == term.KindDesc
@@ -90,11 +100,18 @@ func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 			return append(dst, markEnd), nil
 		}
 		tail := t.Tail()
-		if tail.Kind() == term.KindBinary {
+		switch {
+		case tail.Kind() == term.KindBinary:
 			return e.appendTerm(append(dst, markBitTail), tail)
+		case e.prefix && IsWildcard(tail):
+			// A wildcard tail matches proper lists too: no marker is
+			// common to every match.
+			return dst, errWildcard
 		}
 		return e.appendTerm(append(dst, markImproper), tail)
 	case term.KindMap:
+		// In key order, as term.Map keeps them; a prefix runs to the first
+		// wildcard key or value (the reference takes no maps in patterns).
 		entries := t.Entries()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagList, markMap), uint32(len(entries)))
 		for _, x := range entries {
@@ -109,10 +126,18 @@ func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 	default: // term.KindDesc
 		dst = append(dst, tagDesc)
 		start := len(dst)
-		if dst, err = e.appendTerm(dst, t.Inner()); err != nil {
+		if dst, err = e.appendTerm(dst, t.Inner()); err != nil && err != errWildcard {
 			return dst, err
 		}
-		return frameTail(dst, start, 8*(len(dst)-start), true), nil
+		n := len(dst) - start
+		dst = frameTail(dst, start, 8*n, true)
+		if err != nil {
+			// A prefix ends inside: only the whole bytes of the units are
+			// common to every match, the rest of the last one mixes with
+			// what follows.
+			dst = dst[:start+n+n/8]
+		}
+		return dst, err
 	}
 }
 
@@ -124,10 +149,14 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
 	case term.KindAtom:
-		if name := t.Atom(); len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
+		name := t.Atom()
+		if e.prefix && isWildName(name) {
+			return dst, errWildcard
+		}
+		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
 			return appendShortFrame(append(dst, tagAtom), name), nil
 		}
-		return e.appendAtom(append(dst, tagAtom), t.Atom())
+		return e.appendAtom(append(dst, tagAtom), name)
 	case term.KindBinary:
 		if n := t.BitLen(); n < 64 && n&7 == 0 {
 			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
