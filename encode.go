@@ -35,18 +35,37 @@ const (
 	portLong = 16
 )
 
+// encoder keeps of Options only what encoding reads, field by field:
+// copying the whole struct in cost more than the rest of a short key.
 type encoder struct {
-	opts     Options
-	maxDepth int
-	depth    int    // compounds open
-	words    uint32 // the word count of the last negative bignum written
+	utf8Atoms bool // Options.UTF8Atoms
+	legacy    bool // Options.Legacy
+	maxDepth  int
+	depth     int    // compounds open
+	words     uint32 // the word count of the last negative bignum written
 
 	// prefix makes the walk stop at the first wildcard, returning
 	// errWildcard, for Prefix: what was written up to it is the prefix.
 	prefix bool
 }
 
-func newEncoder(o Options) encoder { return encoder{opts: o, maxDepth: o.maxDepth()} }
+func newEncoder(o Options) encoder { return o.encoder() }
+
+// encoder reads o's fields one by one through a pointer. Options is too
+// big for the compiler to keep in registers: passed by value, it was
+// spilled a byte at a time and copied in wide words, a store-forwarding
+// stall that cost a short key a third of its encoding time.
+func (o *Options) encoder() encoder {
+	return encoder{utf8Atoms: o.UTF8Atoms, legacy: o.Legacy, maxDepth: encodeDepth(o.MaxDepth)}
+}
+
+// encodeDepth is Options.maxDepth of an Options whose MaxDepth is n.
+func encodeDepth(n int) int {
+	if n <= 0 {
+		n = DefaultMaxDepth
+	}
+	return min(n, MaxDepthCeiling)
+}
 
 // errEncodeDepth: the decoders would refuse what the encoder wrote, and
 // the encoder's recursion is bounded too.
@@ -61,20 +80,41 @@ func isCompound(k term.Kind) bool {
 	return k == term.KindTuple || k == term.KindList || k == term.KindMap || k == term.KindDesc
 }
 
+// appendTerm writes t. The kinds keys are made of (small integers, short
+// atoms and binaries) are written here, one call down from their tuple;
+// appendLeaf has the rest.
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
-	if !isCompound(t.Kind()) {
-		if i, ok := t.Int64(); ok && i >= 0 && i <= max31 { // the commonest leaf
+	switch t.Kind() {
+	case term.KindTuple, term.KindList, term.KindMap, term.KindDesc:
+		if e.depth >= e.maxDepth {
+			return dst, errEncodeDepth
+		}
+		e.depth++
+		dst, err := e.appendCompound(dst, t)
+		e.depth--
+		return dst, err
+	case term.KindInt:
+		if i, ok := t.Int64(); ok && i >= 0 && i <= max31 {
 			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(i)<<1), nil
 		}
-		return e.appendLeaf(dst, t)
+		m, neg := intMagnitude(t)
+		return e.appendInt(dst, m, neg)
+	case term.KindAtom:
+		name := t.Atom()
+		if e.prefix && isWildName(name) {
+			return dst, errWildcard
+		}
+		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
+			return appendShortFrame(append(dst, tagAtom), name), nil
+		}
+		return e.appendAtom(append(dst, tagAtom), name)
+	case term.KindBinary:
+		if n := t.BitLen(); n < 64 && n&7 == 0 {
+			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
+		}
+		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	}
-	if e.depth >= e.maxDepth {
-		return dst, errEncodeDepth
-	}
-	e.depth++
-	dst, err := e.appendCompound(dst, t)
-	e.depth--
-	return dst, err
+	return e.appendLeaf(dst, t)
 }
 
 func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
@@ -141,27 +181,12 @@ func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 	}
 }
 
+// appendLeaf writes the leaves appendTerm leaves to it: floats, pids,
+// ports and references.
 func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	switch t.Kind() {
-	case term.KindInt:
-		m, neg := intMagnitude(t)
-		return e.appendInt(dst, m, neg)
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
-	case term.KindAtom:
-		name := t.Atom()
-		if e.prefix && isWildName(name) {
-			return dst, errWildcard
-		}
-		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
-			return appendShortFrame(append(dst, tagAtom), name), nil
-		}
-		return e.appendAtom(append(dst, tagAtom), name)
-	case term.KindBinary:
-		if n := t.BitLen(); n < 64 && n&7 == 0 {
-			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
-		}
-		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	case term.KindPid:
 		p := t.Pid()
 		dst = appendNode(append(dst, tagPid), p.Node)
@@ -199,7 +224,7 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 // byte a character, as the reference writes) or UTF-8.
 func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
 	start := len(dst)
-	if e.opts.UTF8Atoms {
+	if e.utf8Atoms {
 		if !utf8.ValidString(name) {
 			return dst, &EncodeError{Err: ErrUnencodable, Detail: "atom is not valid UTF-8"}
 		}

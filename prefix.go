@@ -52,7 +52,7 @@ func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPref
 // AppendPrefix appends the prefix of pattern under o to dst. On error it
 // returns dst unchanged.
 func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
-	e := newEncoder(o)
+	e := o.encoder()
 	e.prefix = true
 	out, err := e.appendTerm(dst, pattern)
 	if err == errWildcard {
