@@ -39,8 +39,9 @@ type Unmarshaler interface {
 }
 
 // Marshal returns the encoding of the Go value v as a key: the byte order
-// of encodings is the order of the values. It converts v to a term as
-// MarshalTerm does and encodes that term, writing the bytes directly:
+// of encodings is the order of the values. It writes the bytes
+// directly, building no term (MarshalTerm reads them back as one). Go
+// values become these terms:
 //
 //   - Integers of every size, signed or unsigned, and big.Int: integers,
 //     in numeric order.
