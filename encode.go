@@ -80,41 +80,22 @@ func isCompound(k term.Kind) bool {
 	return k == term.KindTuple || k == term.KindList || k == term.KindMap || k == term.KindDesc
 }
 
-// appendTerm writes t. The kinds keys are made of (small integers, short
-// atoms and binaries) are written here, one call down from their tuple;
-// appendLeaf has the rest.
+// appendTerm writes t. It is kept small, the commonest leaf its one fast
+// path, because it recurses: its frame is paid at every level of nesting.
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
-	switch t.Kind() {
-	case term.KindTuple, term.KindList, term.KindMap, term.KindDesc:
-		if e.depth >= e.maxDepth {
-			return dst, errEncodeDepth
-		}
-		e.depth++
-		dst, err := e.appendCompound(dst, t)
-		e.depth--
-		return dst, err
-	case term.KindInt:
-		if i, ok := t.Int64(); ok && i >= 0 && i <= max31 {
+	if !isCompound(t.Kind()) {
+		if i, ok := t.Int64(); ok && i >= 0 && i <= max31 { // the commonest leaf
 			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(i)<<1), nil
 		}
-		m, neg := intMagnitude(t)
-		return e.appendInt(dst, m, neg)
-	case term.KindAtom:
-		name := t.Atom()
-		if e.prefix && isWildName(name) {
-			return dst, errWildcard
-		}
-		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
-			return appendShortFrame(append(dst, tagAtom), name), nil
-		}
-		return e.appendAtom(append(dst, tagAtom), name)
-	case term.KindBinary:
-		if n := t.BitLen(); n < 64 && n&7 == 0 {
-			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
-		}
-		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
+		return e.appendLeaf(dst, t)
 	}
-	return e.appendLeaf(dst, t)
+	if e.depth >= e.maxDepth {
+		return dst, errEncodeDepth
+	}
+	e.depth++
+	dst, err := e.appendCompound(dst, t)
+	e.depth--
+	return dst, err
 }
 
 func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
@@ -164,27 +145,49 @@ func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 		}
 		return dst, nil
 	default: // term.KindDesc
-		dst = append(dst, tagDesc)
-		start := len(dst)
-		if dst, err = e.appendTerm(dst, t.Inner()); err != nil && err != errWildcard {
-			return dst, err
-		}
-		n := len(dst) - start
-		dst = frameTail(dst, start, 8*n, true)
-		if err != nil {
-			// A prefix ends inside: only the whole bytes of the units are
-			// common to every match, the rest of the last one mixes with
-			// what follows.
-			dst = dst[:start+n+n/8]
-		}
-		return dst, err
+		return e.appendDesc(dst, t)
 	}
 }
 
-// appendLeaf writes the leaves appendTerm leaves to it: floats, pids,
-// ports and references.
+// appendDesc writes a descending term, apart from appendCompound to keep
+// that recursive function's frame small.
+func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
+	dst = append(dst, tagDesc)
+	start := len(dst)
+	dst, err := e.appendTerm(dst, t.Inner())
+	if err != nil && err != errWildcard {
+		return dst, err
+	}
+	n := len(dst) - start
+	dst = frameTail(dst, start, 8*n, true)
+	if err != nil {
+		// A prefix ends inside: only the whole bytes of the units are
+		// common to every match, the rest of the last one mixes with
+		// what follows.
+		dst = dst[:start+n+n/8]
+	}
+	return dst, err
+}
+
 func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	switch t.Kind() {
+	case term.KindInt:
+		m, neg := intMagnitude(t)
+		return e.appendInt(dst, m, neg)
+	case term.KindAtom:
+		name := t.Atom()
+		if e.prefix && isWildName(name) {
+			return dst, errWildcard
+		}
+		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
+			return appendShortFrame(append(dst, tagAtom), name), nil
+		}
+		return e.appendAtom(append(dst, tagAtom), name)
+	case term.KindBinary:
+		if n := t.BitLen(); n < 64 && n&7 == 0 {
+			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
+		}
+		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
 	case term.KindPid:
