@@ -71,3 +71,46 @@ func TestMarshalTermOwnsMemory(t *testing.T) {
 		t.Fatalf("MarshalTerm's term changed to %s, want %s", got, want)
 	}
 }
+
+// FuzzMarshalTerm marshals whatever term hostile bytes decode to, inside a
+// struct: MarshalTerm must give the term back exactly, and Marshal the
+// bytes Encode gives, or both the same failure.
+func FuzzMarshalTerm(f *testing.F) {
+	for _, s := range []string{"{user,42,<<\"alice\">>}", "[1,2|3]", "#{a => 1.5,2 => -7}", "#Desc<{x,'_'}>", "<<1:3>>"} {
+		tm, err := term.Parse(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		enc, err := sext.Encode(tm)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(enc)
+	}
+	type wrap struct {
+		T term.Term
+		N int
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		x, err := sext.Decode(b)
+		if err != nil {
+			return
+		}
+		want := term.Tuple(x, term.Int(7))
+		e, eerr := sext.Encode(want)
+		got, err := sext.MarshalTerm(wrap{x, 7})
+		if err != nil {
+			if eerr == nil { // the one level more may pass MaxDepth: then both fail
+				t.Fatalf("MarshalTerm of %s: %v", x, err)
+			}
+			return
+		}
+		if !term.Equal(got, want) {
+			t.Fatalf("MarshalTerm = %s, want %s", got, want)
+		}
+		m, merr := sext.Marshal(wrap{x, 7})
+		if (merr == nil) != (eerr == nil) || !bytes.Equal(m, e) {
+			t.Fatalf("Marshal = %x, %v; Encode = %x, %v", m, merr, e, eerr)
+		}
+	})
+}
