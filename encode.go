@@ -2,6 +2,7 @@ package sext
 
 import (
 	"encoding/binary"
+	"errors"
 	"unicode/utf8"
 
 	"github.com/erlsext/sext/term"
@@ -34,23 +35,53 @@ const (
 	portLong = 16
 )
 
+// encoder keeps of Options only what encoding reads, field by field:
+// copying the whole struct in cost more than the rest of a short key.
 type encoder struct {
-	opts     Options
-	maxDepth int
-	depth    int    // compounds open
-	words    uint32 // the word count of the last negative bignum written
+	utf8Atoms bool // Options.UTF8Atoms
+	legacy    bool // Options.Legacy
+	maxDepth  int
+	depth     int    // compounds open
+	words     uint32 // the word count of the last negative bignum written
+
+	// prefix makes the walk stop at the first wildcard, returning
+	// errWildcard, for Prefix: what was written up to it is the prefix.
+	prefix bool
 }
 
-func newEncoder(o Options) encoder { return encoder{opts: o, maxDepth: o.maxDepth()} }
+func newEncoder(o Options) encoder { return o.encoder() }
+
+// encoder reads o's fields one by one through a pointer. Options is too
+// big for the compiler to keep in registers: passed by value, it was
+// spilled a byte at a time and copied in wide words, a store-forwarding
+// stall that cost a short key a third of its encoding time.
+func (o *Options) encoder() encoder {
+	return encoder{utf8Atoms: o.UTF8Atoms, legacy: o.Legacy, maxDepth: encodeDepth(o.MaxDepth)}
+}
+
+// encodeDepth is Options.maxDepth of an Options whose MaxDepth is n.
+func encodeDepth(n int) int {
+	if n <= 0 {
+		n = DefaultMaxDepth
+	}
+	return min(n, MaxDepthCeiling)
+}
 
 // errEncodeDepth: the decoders would refuse what the encoder wrote, and
 // the encoder's recursion is bounded too.
 var errEncodeDepth = &EncodeError{Err: ErrDepth, Detail: "term nested deeper than MaxDepth"}
 
+// errWildcard ends a prefix walk at its first wildcard. It travels up as
+// an error does, so the walk needs no test of its own after each element,
+// and AppendPrefix turns it into success.
+var errWildcard = errors.New("sext: wildcard (internal)")
+
 func isCompound(k term.Kind) bool {
 	return k == term.KindTuple || k == term.KindList || k == term.KindMap || k == term.KindDesc
 }
 
+// appendTerm writes t. It is kept small, the commonest leaf its one fast
+// path, because it recurses: its frame is paid at every level of nesting.
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 	if !isCompound(t.Kind()) {
 		if t.IsInt64() && t.Int64() >= 0 && t.Int64() <= max31 { // the commonest leaf
@@ -90,11 +121,18 @@ func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 			return append(dst, markEnd), nil
 		}
 		tail := t.Tail()
-		if tail.Kind() == term.KindBinary {
+		switch {
+		case tail.Kind() == term.KindBinary:
 			return e.appendTerm(append(dst, markBitTail), tail)
+		case e.prefix && IsWildcard(tail):
+			// A wildcard tail matches proper lists too: no marker is
+			// common to every match.
+			return dst, errWildcard
 		}
 		return e.appendTerm(append(dst, markImproper), tail)
 	case term.KindMap:
+		// In key order, as term.Map keeps them; a prefix runs to the first
+		// wildcard key or value (the reference takes no maps in patterns).
 		entries := t.Entries()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagList, markMap), uint32(len(entries)))
 		for _, x := range entries {
@@ -107,13 +145,28 @@ func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
 		}
 		return dst, nil
 	default: // term.KindDesc
-		dst = append(dst, tagDesc)
-		start := len(dst)
-		if dst, err = e.appendTerm(dst, t.Inner()); err != nil {
-			return dst, err
-		}
-		return frameTail(dst, start, 8*(len(dst)-start), true), nil
+		return e.appendDesc(dst, t)
 	}
+}
+
+// appendDesc writes a descending term, apart from appendCompound to keep
+// that recursive function's frame small.
+func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
+	dst = append(dst, tagDesc)
+	start := len(dst)
+	dst, err := e.appendTerm(dst, t.Inner())
+	if err != nil && err != errWildcard {
+		return dst, err
+	}
+	n := len(dst) - start
+	dst = frameTail(dst, start, 8*n, true)
+	if err != nil {
+		// A prefix ends inside: only the whole bytes of the units are
+		// common to every match, the rest of the last one mixes with
+		// what follows.
+		dst = dst[:start+n+n/8]
+	}
+	return dst, err
 }
 
 func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
@@ -121,18 +174,22 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 	case term.KindInt:
 		m, neg := intMagnitude(t)
 		return e.appendInt(dst, m, neg)
-	case term.KindFloat:
-		return e.appendFloat(dst, t.Float())
 	case term.KindAtom:
-		if name := t.Atom(); len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
+		name := t.Atom()
+		if e.prefix && isWildName(name) {
+			return dst, errWildcard
+		}
+		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
 			return appendShortFrame(append(dst, tagAtom), name), nil
 		}
-		return e.appendAtom(append(dst, tagAtom), t.Atom())
+		return e.appendAtom(append(dst, tagAtom), name)
 	case term.KindBinary:
 		if n := t.BitLen(); n < 64 && n&7 == 0 {
 			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
 		}
 		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
+	case term.KindFloat:
+		return e.appendFloat(dst, t.Float())
 	case term.KindPid:
 		p := t.Pid()
 		dst = appendNode(append(dst, tagPid), p.Node)
@@ -170,7 +227,7 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
 // byte a character, as the reference writes) or UTF-8.
 func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
 	start := len(dst)
-	if e.opts.UTF8Atoms {
+	if e.utf8Atoms {
 		if !utf8.ValidString(name) {
 			return dst, &EncodeError{Err: ErrUnencodable, Detail: "atom is not valid UTF-8"}
 		}

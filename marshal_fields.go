@@ -6,20 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-
-	"github.com/erlsext/sext/term"
 )
-
-// A codec is the compiled conversion of one Go type (with the tag options
-// that reach it): everything reflection can tell about the type is looked
-// up once, when the codec is built, as encoding/json does, so that
-// marshalling walks no type metadata.
-type codec struct {
-	app  appendFunc
-	term termFunc
-	dec  decodeFunc
-}
 
 // strMode is how strings convert.
 type strMode uint8
@@ -37,80 +24,6 @@ const (
 type codecOpts struct {
 	str   strMode
 	tuple bool
-}
-
-type codecKey struct {
-	t reflect.Type
-	o codecOpts
-}
-
-var (
-	// plainCodecs holds the codecs of types without options, keyed by the
-	// type alone: a reflect.Type goes into an interface without allocating,
-	// which a codecKey would not.
-	plainCodecs sync.Map // reflect.Type -> *codec
-	optCodecs   sync.Map // codecKey -> *codec
-
-	// compileMu serializes building, which is rare, so that a recursive
-	// type's half-built codec is never seen by another goroutine.
-	compileMu sync.Mutex
-)
-
-func loadCodec(k codecKey) *codec {
-	var c any
-	var ok bool
-	if k.o == (codecOpts{}) {
-		c, ok = plainCodecs.Load(k.t)
-	} else {
-		c, ok = optCodecs.Load(k)
-	}
-	if !ok {
-		return nil
-	}
-	return c.(*codec)
-}
-
-// codecFor returns the codec of type t under options o, building it and
-// the codecs it uses on first need.
-func codecFor(t reflect.Type, o codecOpts) *codec {
-	if c := loadCodec(codecKey{t, o}); c != nil {
-		return c
-	}
-	compileMu.Lock()
-	defer compileMu.Unlock()
-	b := builder{building: make(map[codecKey]*codec)}
-	c := b.compile(t, o)
-	// Every codec in building is complete now that the outermost is.
-	for k, bc := range b.building {
-		if k.o == (codecOpts{}) {
-			plainCodecs.Store(k.t, bc)
-		} else {
-			optCodecs.Store(k, bc)
-		}
-	}
-	return c
-}
-
-// builder builds codecs under compileMu. A type met again while its codec
-// is being built (a recursive type) gets the unfinished codec, whose
-// functions are read when called, by which time they are set.
-type builder struct {
-	building map[codecKey]*codec
-}
-
-func (b *builder) compile(t reflect.Type, o codecOpts) *codec {
-	k := codecKey{t, o}
-	if c := loadCodec(k); c != nil {
-		return c
-	}
-	if c, ok := b.building[k]; ok {
-		return c
-	}
-	c := new(codec)
-	b.building[k] = c
-	c.app, c.term = b.encoders(t, o)
-	c.dec = b.decoder(t, o)
-	return c
 }
 
 // structCodec is the plan of a struct: its fields in the order they are
@@ -306,12 +219,11 @@ func (s *structCodec) append(dst []byte, v reflect.Value, c encCtx) ([]byte, err
 	} else {
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(s.fields)))
 	}
-	e := newEncoder(c.opts)
 	var err error
 	for i := range s.fields {
 		f := &s.fields[i]
 		if s.asMap || f.record {
-			if dst, err = e.appendAtom(append(dst, tagAtom), f.name); err != nil {
+			if dst, err = c.e.appendAtom(append(dst, tagAtom), f.name); err != nil {
 				return dst, withPath(encodeErr(err), f.path)
 			}
 			if f.record {
@@ -341,43 +253,4 @@ func (f *structField) append(dst []byte, v reflect.Value, c encCtx) ([]byte, err
 		return dst, err
 	}
 	return frameTail(dst, start, 8*(len(dst)-start), true), nil
-}
-
-func (f *structField) term(v reflect.Value, c encCtx) (term.Term, error) {
-	t, err := f.codec.term(v, c)
-	if err != nil || !f.desc {
-		return t, err
-	}
-	return term.Desc(t), nil
-}
-
-func (s *structCodec) term(v reflect.Value, c encCtx) (term.Term, error) {
-	if err := s.problem(); err != nil {
-		return term.Term{}, err
-	}
-	if s.asMap {
-		entries := make([]term.MapEntry, len(s.fields))
-		for i := range s.fields {
-			f := &s.fields[i]
-			val, err := f.term(v.Field(f.index), c)
-			if err != nil {
-				return term.Term{}, withPath(err, f.path)
-			}
-			entries[i] = term.MapEntry{Key: term.Atom(f.name), Value: val}
-		}
-		return term.Map(entries...), nil
-	}
-	elems := make([]term.Term, len(s.fields))
-	for i := range s.fields {
-		f := &s.fields[i]
-		if f.record {
-			elems[i] = term.Atom(f.name)
-			continue
-		}
-		var err error
-		if elems[i], err = f.term(v.Field(f.index), c); err != nil {
-			return term.Term{}, withPath(err, f.path)
-		}
-	}
-	return term.Tuple(elems...), nil
 }

@@ -164,7 +164,7 @@ func (e *encoder) appendBigBody(dst []byte, m magnitude, neg bool) []byte {
 	}
 	var pre [magReserve]byte
 	p := pre[:0]
-	if !e.opts.Legacy {
+	if !e.legacy {
 		p = appendSize(append(p, sizeMark), lead+len(mag))
 	}
 	if lead == 1 {

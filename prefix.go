@@ -1,10 +1,6 @@
 package sext
 
-import (
-	"encoding/binary"
-
-	"github.com/erlsext/sext/term"
-)
+import "github.com/erlsext/sext/term"
 
 // IsWildcard reports whether t is a wildcard of a pattern: the atom '_',
 // or '$' followed by a decimal number such as '$1' (the reference takes
@@ -56,90 +52,13 @@ func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPref
 // AppendPrefix appends the prefix of pattern under o to dst. On error it
 // returns dst unchanged.
 func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
-	e := newEncoder(o)
-	out, _, err := e.appendPrefix(dst, pattern)
+	e := o.encoder()
+	e.prefix = true
+	out, err := e.appendTerm(dst, pattern)
+	if err == errWildcard {
+		err = nil
+	}
 	return settle(dst, out, err)
-}
-
-// appendPrefix reports whether it met a wildcard, where the prefix ends.
-func (e *encoder) appendPrefix(dst []byte, t term.Term) ([]byte, bool, error) {
-	if !isCompound(t.Kind()) {
-		if IsWildcard(t) {
-			return dst, true, nil
-		}
-		dst, err := e.appendLeaf(dst, t)
-		return dst, false, err
-	}
-	if e.depth >= e.maxDepth {
-		return dst, false, errEncodeDepth
-	}
-	e.depth++
-	dst, wild, err := e.prefixCompound(dst, t)
-	e.depth--
-	return dst, wild, err
-}
-
-func (e *encoder) prefixCompound(dst []byte, t term.Term) ([]byte, bool, error) {
-	var wild bool
-	var err error
-	switch t.Kind() {
-	case term.KindTuple:
-		elems := t.Elems()
-		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
-		for _, x := range elems {
-			if dst, wild, err = e.appendPrefix(dst, x); wild || err != nil {
-				return dst, wild, err
-			}
-		}
-		return dst, false, nil
-	case term.KindList:
-		dst = append(dst, tagList)
-		for _, x := range t.Elems() {
-			if dst, wild, err = e.appendPrefix(dst, x); wild || err != nil {
-				return dst, wild, err
-			}
-		}
-		tail := t.Tail()
-		switch {
-		case t.IsProper():
-			return append(dst, markEnd), false, nil
-		case IsWildcard(tail):
-			return dst, true, nil
-		case tail.Kind() == term.KindBinary:
-			dst = append(dst, markBitTail)
-		default:
-			dst = append(dst, markImproper)
-		}
-		return e.appendPrefix(dst, tail)
-	case term.KindMap:
-		// The reference cannot take maps here; entries go in key order,
-		// as they are encoded, up to the first wildcard key or value.
-		entries := t.Entries()
-		dst = binary.BigEndian.AppendUint32(append(dst, tagList, markMap), uint32(len(entries)))
-		for _, x := range entries {
-			if dst, wild, err = e.appendPrefix(dst, x.Key); wild || err != nil {
-				return dst, wild, err
-			}
-			if dst, wild, err = e.appendPrefix(dst, x.Value); wild || err != nil {
-				return dst, wild, err
-			}
-		}
-		return dst, false, nil
-	default: // term.KindDesc
-		dst = append(dst, tagDesc)
-		start := len(dst)
-		if dst, wild, err = e.appendPrefix(dst, t.Inner()); err != nil {
-			return dst, wild, err
-		}
-		n := len(dst) - start
-		dst = frameTail(dst, start, 8*n, true)
-		if wild {
-			// Only the whole bytes of the units are common to every
-			// match: the rest of the last one mixes with what follows.
-			dst = dst[:start+n+n/8]
-		}
-		return dst, wild, nil
-	}
 }
 
 // PrefixRange returns the half-open range [lower, upper) of byte strings
