@@ -122,7 +122,7 @@ func mapEncoder(key, val *codec) appendFunc {
 		}
 		dst = binary.BigEndian.AppendUint32(append(dst, tagList, markMap), uint32(n))
 		for _, x := range m.Entries() {
-			i, _ := x.Value.Int64()
+			i := x.Value.Int64()
 			start := 0
 			if i > 0 {
 				start = ends[2*i-1]
