@@ -395,9 +395,9 @@ func dbScan(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) in
 	out := newSession(stdout, stderr)
 	opts := store.ScanOptions{Reverse: *reverse, Limit: *limit, KeysOnly: *count,
 		OnBadKey: func(k []byte, err error) {
-			out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
+			out.fail("key "+sext.Hex.EncodeToString(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
 		},
-		OnNonCanonical: func(k []byte, t term.Term) { out.fail("key "+sext.ToHex(k), nonCanonical(t)) }}
+		OnNonCanonical: func(k []byte, t term.Term) { out.fail("key "+sext.Hex.EncodeToString(k), nonCanonical(t)) }}
 	seq := s.Scan(dbCtx, ts[0], opts)
 	if *to != "" {
 		seq = s.ScanRange(dbCtx, ts[0], ts[1], opts)
@@ -714,5 +714,5 @@ func nonCanonical(t term.Term) error {
 	if err != nil {
 		return fmt.Errorf("not in canonical form (%s does not encode: %v)", appendTerm(nil, t), err)
 	}
-	return fmt.Errorf("not in canonical form: %s is written %s; get and del do not reach this key (sext db check --fix rewrites it)", appendTerm(nil, t), sext.ToHex(want))
+	return fmt.Errorf("not in canonical form: %s is written %s; get and del do not reach this key (sext db check --fix rewrites it)", appendTerm(nil, t), sext.Hex.EncodeToString(want))
 }

@@ -350,9 +350,9 @@ func TestDBForeignKeys(t *testing.T) {
 	kv.Close()
 
 	r := execDB(t, "", "db", "--dir", dir, "scan", "{f, '_'}")
-	r.expect(t, 1, text("{f,1}\tone\n{f,2}\ttwo\n"), "key "+sext.ToHex(foreign)+": not a sext encoding, skipped")
+	r.expect(t, 1, text("{f,1}\tone\n{f,2}\ttwo\n"), "key "+sext.Hex.EncodeToString(foreign)+": not a sext encoding, skipped")
 	r = execDB(t, "", "db", "--dir", dir, "scan", "'_'", "--count")
-	r.expect(t, 1, text("2\n"), "key "+sext.ToHex([]byte("plain text key")))
+	r.expect(t, 1, text("2\n"), "key "+sext.Hex.EncodeToString([]byte("plain text key")))
 	r = execDB(t, "", "db", "--dir", dir, "stats", "--exact")
 	r.expect(t, 1, nil, "2 foreign keys")
 	if !strings.Contains(r.stdout, "keys       2 ") || !strings.Contains(r.stdout, "foreign    2 keys") {

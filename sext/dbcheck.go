@@ -43,7 +43,7 @@ func dbCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 		Fix: *fix,
 		OnForeign: func(k []byte, err error) {
 			if nForeign++; nForeign <= maxBadLines {
-				fmt.Fprintf(stderr, "sext: key %s: not a sext encoding: %s\n", sext.ToHex(k), describe(err))
+				fmt.Fprintf(stderr, "sext: key %s: not a sext encoding: %s\n", sext.Hex.EncodeToString(k), describe(err))
 			}
 		},
 		OnNonCanonical: func(k []byte, t term.Term, ferr error) {
@@ -52,11 +52,11 @@ func dbCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 			}
 			switch {
 			case !*fix:
-				fmt.Fprintf(stderr, "sext: key %s: %v\n", sext.ToHex(k), nonCanonical(t))
+				fmt.Fprintf(stderr, "sext: key %s: %v\n", sext.Hex.EncodeToString(k), nonCanonical(t))
 			case ferr == nil:
-				fmt.Fprintf(stderr, "sext: key %s: rewritten as %s\n", sext.ToHex(k), appendTerm(nil, t))
+				fmt.Fprintf(stderr, "sext: key %s: rewritten as %s\n", sext.Hex.EncodeToString(k), appendTerm(nil, t))
 			default:
-				fmt.Fprintf(stderr, "sext: key %s (%s): %s\n", sext.ToHex(k), appendTerm(nil, t), storeErr(ferr))
+				fmt.Fprintf(stderr, "sext: key %s (%s): %s\n", sext.Hex.EncodeToString(k), appendTerm(nil, t), storeErr(ferr))
 			}
 		},
 	}

@@ -43,7 +43,8 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *maxDepth < 0 {
 		return fs.usageError(stderr, "--max-depth must not be negative")
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, Canonical: *canonical, MaxDepth: *maxDepth, OrderedSB32: *ordered}
+	opts := sext.Options{UTF8Atoms: *utf8, Canonical: *canonical, MaxDepth: *maxDepth}
+	enc := textEncoding(format.val, *ordered)
 	dec := opts.DecodeCPS
 	if decoder.val == "recursive" {
 		dec = opts.DecodeRecursive
@@ -70,7 +71,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return s.finish()
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
-		b, err := fromText(format.val, item, opts)
+		b, err := fromText(enc, item)
 		if err != nil {
 			return err
 		}
@@ -81,17 +82,11 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // fromText reads the hex or sb32 text of an encoding, with surrounding
 // blanks allowed. Its errors are *textError, placed in item.
-func fromText(format, item string, opts sext.Options) ([]byte, error) {
+func fromText(enc *sext.Encoding, item string) ([]byte, error) {
 	trimmed := strings.TrimLeft(item, " \t")
 	lead := len(item) - len(trimmed)
 	trimmed = strings.TrimRight(trimmed, " \t\r")
-	var b []byte
-	var err error
-	if format == "sb32" {
-		b, err = opts.FromSB32(trimmed)
-	} else {
-		b, err = sext.FromHex(trimmed)
-	}
+	b, err := enc.DecodeString(trimmed)
 	var de *sext.DecodeError
 	if errors.As(err, &de) {
 		return nil, &textError{off: lead + de.Offset, err: de}

@@ -264,10 +264,10 @@ func (d *demo) queries() error {
 	}
 	// One key and one pattern in bytes, to show what the store sees.
 	if e, err := sext.Encode(orderKey(cust, march, 7)); err == nil {
-		fmt.Fprintf(d.out.out, "\nthe key %s is %d bytes:\n  %s\n", orderKey(cust, march, 7), len(e), sext.ToHex(e))
+		fmt.Fprintf(d.out.out, "\nthe key %s is %d bytes:\n  %s\n", orderKey(cust, march, 7), len(e), sext.Hex.EncodeToString(e))
 	}
 	if lower, upper, err := sext.PrefixRange(forCust); err == nil {
-		fmt.Fprintf(d.out.out, "the pattern %s reads the keys from\n  %s up to\n  %s\n", forCust, sext.ToHex(lower), sext.ToHex(upper))
+		fmt.Fprintf(d.out.out, "the pattern %s reads the keys from\n  %s up to\n  %s\n", forCust, sext.Hex.EncodeToString(lower), sext.Hex.EncodeToString(upper))
 	}
 	for i, q := range queries {
 		start := time.Now()

@@ -41,7 +41,8 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy, OrderedSB32: *ordered}
+	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy}
+	enc := textEncoding(format.val, *ordered)
 	encode := func(item string) ([]byte, error) {
 		t, err := parseTerm(item)
 		if err != nil {
@@ -61,7 +62,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		s.writeText(format.val, b, opts)
+		s.writeText(enc, b)
 		return nil
 	})
 	return s.finish()
@@ -97,12 +98,8 @@ func writeRaw(fs *flagSet, s *session, args []string, stdin io.Reader, what stri
 	return s.finish()
 }
 
-// writeText writes b as hex or sb32 text (as opts says) and a newline.
-func (s *session) writeText(format string, b []byte, opts sext.Options) {
-	if format == "sb32" {
-		s.buf = opts.AppendSB32(s.buf[:0], b)
-	} else {
-		s.buf = sext.AppendHex(s.buf[:0], b)
-	}
-	s.out.Write(append(s.buf, '\n'))
+// writeText writes b's text and a newline.
+func (s *session) writeText(enc *sext.Encoding, b []byte) {
+	s.buf = append(enc.AppendEncode(s.buf[:0], b), '\n')
+	s.out.Write(s.buf)
 }

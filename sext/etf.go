@@ -95,7 +95,7 @@ func runETFEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		if err != nil {
 			return err
 		}
-		s.buf = append(sext.AppendHex(s.buf[:0], b), '\n')
+		s.buf = append(sext.Hex.AppendEncode(s.buf[:0], b), '\n')
 		s.out.Write(s.buf)
 		return nil
 	})
@@ -150,7 +150,7 @@ func runETFDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return s.finish()
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
-		b, err := fromText("hex", item, sext.Options{})
+		b, err := fromText(sext.Hex, item)
 		if err != nil {
 			return err
 		}

@@ -187,7 +187,7 @@ func dbIndexCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writ
 		}
 		switch {
 		case p.Kind == store.ForeignReserved:
-			what += " " + sext.ToHex(p.Raw)
+			what += " " + sext.Hex.EncodeToString(p.Raw)
 		case p.Kind != store.Unfinished:
 			what += " for " + string(appendTerm(nil, p.Key))
 		}

@@ -144,10 +144,22 @@ func formatFlag(fs *flagSet, usage string) *choiceValue {
 	return newChoice(fs, "format", "hex", usage, "hex", "sb32", "raw")
 }
 
-// orderedFlag is --ordered-sb32, sext.Options.OrderedSB32 for the
-// commands that write or read sb32.
+// orderedFlag is --ordered-sb32, sext.OrderedSB32 rather than sext.SB32
+// for the commands that write or read sb32.
 func orderedFlag(fs *flagSet) *bool {
 	return fs.Bool("ordered-sb32", false, "with --format=sb32, shift the bits of a last partial character up (RFC 4648), so that sb32 texts always sort as the encodings; the reference does not")
+}
+
+// textEncoding is the text form that --format (hex or sb32) and
+// --ordered-sb32 name.
+func textEncoding(format string, ordered bool) *sext.Encoding {
+	switch {
+	case format != "sb32":
+		return sext.Hex
+	case ordered:
+		return sext.OrderedSB32
+	}
+	return sext.SB32
 }
 
 // session holds a running command's output and remembers whether any

@@ -45,7 +45,8 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, OrderedSB32: *ordered}
+	opts := sext.Options{UTF8Atoms: *utf8}
+	enc := textEncoding(format.val, *ordered)
 	s := newSession(stdout, stderr)
 	if format.val == "raw" {
 		if *rng {
@@ -64,34 +65,24 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		if *rng && format.val == "sb32" {
-			lower, err := opts.PrefixSB32(p)
-			if err != nil {
-				return err
-			}
-			s.out.WriteString(lower + "\n" + sb32Successor(lower) + "\n")
-			return nil
-		}
-		if *rng {
+		if *rng && format.val != "sb32" {
 			lower, upper, err := opts.PrefixRange(p)
 			if err != nil {
 				return err
 			}
-			s.writeText(format.val, lower, opts)
-			s.writeText(format.val, upper, opts) // empty line for nil
+			s.writeText(enc, lower)
+			s.writeText(enc, upper) // empty line for nil
 			return nil
 		}
-		var text string
-		if format.val == "sb32" {
-			text, err = opts.PrefixSB32(p)
-		} else {
-			text, err = opts.PrefixHex(p)
-		}
+		b, err := opts.Prefix(p)
 		if err != nil {
 			return err
 		}
-		s.out.WriteString(text)
-		s.out.WriteByte('\n')
+		text := string(enc.AppendPrefix(nil, b))
+		s.out.WriteString(text + "\n")
+		if *rng {
+			s.out.WriteString(sb32Successor(text) + "\n")
+		}
 		return nil
 	})
 	return s.finish()

@@ -86,7 +86,7 @@ func dbSelect(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) 
 	out := newSession(stdout, stderr)
 	opts := store.SelectOptions{Limit: *limit, Reverse: *reverse, KeysOnly: *keysOnly, After: strings.TrimSpace(*after),
 		OnBadKey: func(k []byte, err error) {
-			out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
+			out.fail("key "+sext.Hex.EncodeToString(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
 		}}
 	n, next := 0, ""
 	for row, err := range s.Select(ctx, spec, opts) {
@@ -162,7 +162,7 @@ func hexOrDash(b []byte) string {
 	if b == nil {
 		return "-"
 	}
-	return sext.ToHex(b)
+	return sext.Hex.EncodeToString(b)
 }
 
 // countRange counts the keys of one range through the seam and the rows

@@ -98,7 +98,7 @@ func dbWatch(_ string, args []string, _ io.Reader, stdout, stderr io.Writer) int
 	ctx := dbCtx
 	out := newSession(stdout, stderr)
 	opts := etcdkv.WatchOptions{FromRevision: *from, OnBadKey: func(k []byte, err error) {
-		out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
+		out.fail("key "+sext.Hex.EncodeToString(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
 	}}
 	n := 0
 	for ev, err := range kv.Watch(ctx, ts[0], opts) {
