@@ -387,3 +387,23 @@ func TestDemo(t *testing.T) {
 	execDB(t, "", "db", "--dir", dir, "scan", "{order, '_', '_', '_'}", "--count").expect(t, 0, text("20000\n"))
 	execDB(t, "", "demo", "--n", "0").expect(t, 2, text(""), "--n must be at least 1")
 }
+
+// A key that cannot be encoded spoils the batch it would go in; load
+// leaves out only its line, and the lines before it in that batch, put
+// again into a new one, are stored with their values.
+func TestDBLoadUnencodableKeyInBatch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	data := "{k, 1}\tone\n{k, 2}\ttwo\n{'Ω', 3}\tbad\n{k, 4}\tfour\n{'日', 5}\tbad\n{k, 6}\tsix\n"
+	execDB(t, data, "db", "--dir", dir, "load", "--batch", "100", "-").
+		expect(t, 1, text(""), "sext: stdin:3: ", "sext: stdin:5: ", "--utf8-atoms", "2 bad lines left out", "stored 4 keys")
+	execDB(t, "", "db", "--dir", dir, "scan", "{k, '_'}").
+		expect(t, 0, text("{k,1}\tone\n", "{k,2}\ttwo\n", "{k,4}\tfour\n", "{k,6}\tsix\n"))
+
+	// The same with values as terms, and batches the bad key falls inside.
+	etfDir := filepath.Join(t.TempDir(), "db")
+	data = "{k, 1}\t[1]\n{k, 2}\t{a,b}\n{'Ω', 3}\tx\n{k, 4}\t4.5\n"
+	execDB(t, data, "db", "--dir", etfDir, "load", "--batch", "3", "--values", "etf", "-").
+		expect(t, 1, text(""), "sext: stdin:3: ", "1 bad lines left out", "stored 3 keys")
+	execDB(t, "", "db", "--dir", etfDir, "scan", "--values", "etf", "{k, '_'}").
+		expect(t, 0, text("{k,1}\t[1]\n", "{k,2}\t{a,b}\n", "{k,4}\t4.5\n"))
+}

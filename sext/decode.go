@@ -8,10 +8,6 @@ import (
 	"github.com/erlsext/sext"
 )
 
-func init() {
-	register(&command{name: "decode", summary: "decode sext keys to terms", run: runDecode})
-}
-
 const decodeAbout = `
 Decode each ENCODING and print the term in Erlang term syntax, one a line.
 With no ENCODING arguments, read encodings from stdin, one a line (blank
@@ -58,9 +54,16 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.writeTerm(t)
 		return nil
 	}
-	if format.val == "raw" {
+	return decodeItems(fs, s, format.val == "raw", enc, args, stdin, emit)
+}
+
+// decodeItems runs emit on each encoding decode and etf decode read:
+// with raw, all of stdin as one; otherwise each argument, or each line
+// of stdin, in enc's text.
+func decodeItems(fs *flagSet, s *session, raw bool, enc *sext.Encoding, args []string, stdin io.Reader, emit func([]byte) error) int {
+	if raw {
 		if len(args) > 0 {
-			return fs.usageError(stderr, "--format=raw reads stdin and takes no arguments")
+			return fs.usageError(s.stderr, "--format=raw reads stdin and takes no arguments")
 		}
 		b, err := io.ReadAll(stdin)
 		if err != nil {

@@ -7,10 +7,6 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-func init() {
-	register(&command{name: "encode", summary: "encode terms as sext keys", run: runEncode})
-}
-
 const encodeAbout = `
 Encode each TERM, written in Erlang term syntax, and print its encoding,
 one a line. With no TERM arguments, read terms from stdin, one a line
@@ -53,8 +49,15 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return opts.Encode(t)
 	}
-	s := newSession(stdout, stderr)
-	if format.val == "raw" {
+	return encodeItems(fs, newSession(stdout, stderr), format.val == "raw", enc, args, stdin, encode)
+}
+
+// encodeItems writes what encode makes of each item encode and etf
+// encode read (each argument, or each line of stdin): with raw, the
+// bytes of the one item there must be; otherwise a line of enc's text
+// each.
+func encodeItems(fs *flagSet, s *session, raw bool, enc *sext.Encoding, args []string, stdin io.Reader, encode func(string) ([]byte, error)) int {
+	if raw {
 		return writeRaw(fs, s, args, stdin, "term", encode)
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
@@ -96,10 +99,4 @@ func writeRaw(fs *flagSet, s *session, args []string, stdin io.Reader, what stri
 		s.fail(items[0].where, err)
 	}
 	return s.finish()
-}
-
-// writeText writes b's text and a newline.
-func (s *session) writeText(enc *sext.Encoding, b []byte) {
-	s.buf = append(enc.AppendEncode(s.buf[:0], b), '\n')
-	s.out.Write(s.buf)
 }

@@ -7,10 +7,6 @@ import (
 	"github.com/erlsext/sext"
 )
 
-func init() {
-	register(&command{name: "prefix", summary: "print the key prefix or key range of patterns", run: runPrefix})
-}
-
 const prefixAbout = `
 Print the prefix of each PATTERN: the encoding of the pattern up to its
 first wildcard ('_' or '$N'), which every matching term's encoding starts
