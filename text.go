@@ -21,7 +21,12 @@ var ErrText = errors.New("invalid text encoding")
 //	b, err := sext.Encode(t)
 //	s := sext.Hex.EncodeToString(b)
 //
-// and of a pattern, Prefix and then AppendPrefix.
+// and of a pattern, Prefix and then AppendPrefix. In the reference's
+// words: to_hex and from_hex are Hex.EncodeToString and Hex.DecodeString,
+// to_sb32 and from_sb32 those of SB32; encode_hex is Encode then
+// Hex.EncodeToString, decode_hex Hex.DecodeString then Decode, prefix_hex
+// Prefix then Hex.AppendPrefix, and encode_sb32, decode_sb32 and
+// prefix_sb32 the same with SB32 (docs/DESIGN.md, Text forms).
 type Encoding struct {
 	sb32    bool // base 32 rather than hex
 	ordered bool // sb32's last partial character shifted up (RFC 4648)
@@ -78,13 +83,22 @@ func (e *Encoding) DecodedLen(n int) int {
 // buffer. It allocates nothing when dst has room for EncodedLen(len(src))
 // more bytes.
 func (e *Encoding) AppendEncode(dst, src []byte) []byte {
-	dst = slices.Grow(dst, e.EncodedLen(len(src)))
-	if !e.sb32 {
-		for _, c := range src {
-			dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
-		}
-		return dst
+	if e.sb32 {
+		return appendSB32(dst, src, e.ordered)
 	}
+	return appendHex(dst, src)
+}
+
+func appendHex(dst, src []byte) []byte {
+	dst = slices.Grow(dst, 2*len(src))
+	for _, c := range src {
+		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
+	}
+	return dst
+}
+
+func appendSB32(dst, src []byte, ordered bool) []byte {
+	dst = slices.Grow(dst, (len(src)+4)/5*8)
 	var acc uint64
 	n := 0 // bits in acc
 	for _, c := range src {
@@ -97,7 +111,7 @@ func (e *Encoding) AppendEncode(dst, src []byte) []byte {
 	}
 	if n > 0 {
 		last := acc & (1<<n - 1)
-		if e.ordered {
+		if ordered {
 			last <<= 5 - n
 		}
 		dst = append(dst, sb32Digits[last])
