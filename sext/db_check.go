@@ -74,7 +74,7 @@ func dbCheck(c *dbCall, args []string) int {
 		fmt.Fprintf(out.out, "conflicts      %s\n", commas(r.Conflicts))
 	}
 	fmt.Fprintf(out.out, "torn logs      %d\n", len(r.Warnings))
-	// openStore has printed each torn log as a warning already.
+	// Opening the store printed each torn log as a warning already.
 	switch {
 	case *fix && (r.Foreign > 0 || r.Conflicts > 0):
 		out.failed = true
