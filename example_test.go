@@ -14,7 +14,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(sext.ToHex(buf))
+	fmt.Println(sext.Hex.EncodeToString(buf))
 	back, err := sext.Decode(buf)
 	fmt.Println(back, err)
 	// Output:
@@ -25,8 +25,8 @@ func Example() {
 func ExamplePrefixRange() {
 	pattern, _ := term.Parse("{order, 42, '_', '_'}")
 	lower, upper, _ := sext.PrefixRange(pattern)
-	fmt.Println(sext.ToHex(lower))
-	fmt.Println(sext.ToHex(upper))
+	fmt.Println(sext.Hex.EncodeToString(lower))
+	fmt.Println(sext.Hex.EncodeToString(upper))
 
 	k, _ := term.Parse("{order, 42, 20261130, 7}")
 	b, _ := sext.Encode(k)
@@ -62,7 +62,7 @@ func ExampleDecodeNext() {
 	a, _ := sext.Encode(term.Atom("first"))
 	b, _ := sext.Encode(term.Int(2))
 	t, rest, _ := sext.DecodeNext(append(a, b...))
-	fmt.Println(t, sext.ToHex(rest))
+	fmt.Println(t, sext.Hex.EncodeToString(rest))
 	// Output:
 	// first 0A00000004
 }
@@ -79,7 +79,7 @@ func ExampleOptions_descending() {
 func ExampleOptions() {
 	o := sext.Options{UTF8Atoms: true}
 	b, err := o.Encode(term.Atom("日本"))
-	fmt.Println(sext.ToHex(b), err)
+	fmt.Println(sext.Hex.EncodeToString(b), err)
 
 	_, err = sext.Encode(term.Atom("日本")) // Latin-1 by default, as the reference
 	fmt.Println(err)

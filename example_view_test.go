@@ -25,7 +25,7 @@ func ExampleView() {
 
 // Malformed bytes give the decoders' errors, with the offset.
 func ExampleView_errors() {
-	key, _ := sext.FromHex("10000000020CB08008") // {a, ...} cut short
+	key, _ := sext.Hex.DecodeString("10000000020CB08008") // {a, ...} cut short
 	v := sext.NewView(key)
 	second, _ := v.Elem(1) // the elements before it are checked
 	_, err := second.Kind()

@@ -114,12 +114,12 @@ func FuzzText(f *testing.F) {
 	}
 	f.Add("0a-")
 	f.Fuzz(func(t *testing.T, s string) {
-		if b, err := FromHex(s); err == nil && !bytes.EqualFold([]byte(ToHex(b)), []byte(s)) {
-			t.Fatalf("hex %q -> %x -> %s", s, b, ToHex(b))
+		if b, err := Hex.DecodeString(s); err == nil && !bytes.EqualFold([]byte(Hex.EncodeToString(b)), []byte(s)) {
+			t.Fatalf("hex %q -> %x -> %s", s, b, Hex.EncodeToString(b))
 		}
-		for _, o := range []Options{{}, {OrderedSB32: true}} {
-			if b, err := o.FromSB32(s); err == nil && o.ToSB32(b) != s {
-				t.Fatalf("sb32 %q -> %x -> %s", s, b, o.ToSB32(b))
+		for _, e := range []*Encoding{SB32, OrderedSB32} {
+			if b, err := e.DecodeString(s); err == nil && e.EncodeToString(b) != s {
+				t.Fatalf("sb32 %q -> %x -> %s", s, b, e.EncodeToString(b))
 			}
 		}
 	})

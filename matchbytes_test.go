@@ -356,7 +356,7 @@ func TestCompiledMatchNonCanonicalKeys(t *testing.T) {
 	}
 }
 
-func toHex(b []byte) string { return ToHex(b) }
+func toHex(b []byte) string { return Hex.EncodeToString(b) }
 
 func BenchmarkMatcherOrderKey(b *testing.B) {
 	p, _ := term.Parse("{order, '_', '_', 500000}")

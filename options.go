@@ -46,15 +46,6 @@ type Options struct {
 	// decoding; 0 means DefaultMaxDepth. The recursive paths never go past
 	// MaxDepthCeiling.
 	MaxDepth int
-
-	// OrderedSB32 writes and reads the last, partial character of an sb32
-	// text with its bits shifted up, as RFC 4648 does. The reference
-	// writes those bits as a plain number, so that where one encoding ends
-	// inside a character and another goes on, the texts can sort against
-	// the encodings (docs/FORMAT.md). With OrderedSB32 the texts sort as
-	// the encodings do, always; without it they are the reference's bytes.
-	// The sb32 functions only.
-	OrderedSB32 bool
 }
 
 // maxDepth is the nesting limit of the recursive paths.

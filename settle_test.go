@@ -65,27 +65,5 @@ func TestNoPartialOutputOnError(t *testing.T) {
 				t.Errorf("%s, %s: %q, %v; want nil, %v", c.name, name, got, err, c.want)
 			}
 		}
-		textForms := map[string]func() (string, error){
-			"Options.EncodeHex":  func() (string, error) { return o.EncodeHex(c.t) },
-			"Options.EncodeSB32": func() (string, error) { return o.EncodeSB32(c.t) },
-			"Options.PrefixHex":  func() (string, error) { return o.PrefixHex(c.t) },
-			"Options.PrefixSB32": func() (string, error) { return o.PrefixSB32(c.t) },
-			"ordered PrefixSB32": func() (string, error) {
-				o := o
-				o.OrderedSB32 = true
-				return o.PrefixSB32(c.t)
-			},
-		}
-		if o == (Options{}) {
-			textForms["EncodeHex"] = func() (string, error) { return EncodeHex(c.t) }
-			textForms["EncodeSB32"] = func() (string, error) { return EncodeSB32(c.t) }
-			textForms["PrefixHex"] = func() (string, error) { return PrefixHex(c.t) }
-			textForms["PrefixSB32"] = func() (string, error) { return PrefixSB32(c.t) }
-		}
-		for name, f := range textForms {
-			if got, err := f(); !errors.Is(err, c.want) || got != "" {
-				t.Errorf("%s, %s: %q, %v; want \"\", %v", c.name, name, got, err, c.want)
-			}
-		}
 	}
 }

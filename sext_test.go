@@ -254,19 +254,17 @@ func TestPropTextOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a, b := drawPair(t)
 		want := term.Compare(a, b)
-		ha, _ := EncodeHex(a)
-		hb, _ := EncodeHex(b)
-		o := Options{OrderedSB32: true}
-		sa, _ := o.EncodeSB32(a)
-		sb, _ := o.EncodeSB32(b)
+		ea, eb := mustEncode(t, Options{}, a), mustEncode(t, Options{}, b)
+		ha, hb := Hex.EncodeToString(ea), Hex.EncodeToString(eb)
+		sa, sb := OrderedSB32.EncodeToString(ea), OrderedSB32.EncodeToString(eb)
 		if cmp.Compare(ha, hb) != want || cmp.Compare(sa, sb) != want {
 			t.Fatalf("text order of %s, %s: hex %d, sb32 %d, want %d", a, b, cmp.Compare(ha, hb), cmp.Compare(sa, sb), want)
 		}
 		for _, s := range []struct {
-			text   string
-			decode func(string) (term.Term, error)
-		}{{ha, DecodeHex}, {sa, o.DecodeSB32}} {
-			if back, err := s.decode(s.text); err != nil || !term.Equal(back, a) {
+			text string
+			enc  *Encoding
+		}{{ha, Hex}, {sa, OrderedSB32}} {
+			if back, err := decodeText(s.enc, s.text); err != nil || !term.Equal(back, a) {
 				t.Fatalf("decoding %s: %v, %v", s.text, back, err)
 			}
 		}
@@ -317,16 +315,15 @@ func TestReferenceSB32Order(t *testing.T) {
 		if len(ea) != len(eb) {
 			return
 		}
-		if got, want := cmp.Compare(ToSB32(ea), ToSB32(eb)), bytes.Compare(ea, eb); got != want {
+		if got, want := cmp.Compare(SB32.EncodeToString(ea), SB32.EncodeToString(eb)), bytes.Compare(ea, eb); got != want {
 			t.Fatalf("sb32 order %d, bytes %d", got, want)
 		}
 	})
 	a, b := []byte{0x12, 0x01}, []byte{0x12, 0x00, 0xFF} // a sorts after b
-	if ToSB32(a) > ToSB32(b) {
+	if SB32.EncodeToString(a) > SB32.EncodeToString(b) {
 		t.Fatalf("expected the reference's sb32 to misorder %x and %x", a, b)
 	}
-	o := Options{OrderedSB32: true}
-	if o.ToSB32(a) < o.ToSB32(b) {
+	if OrderedSB32.EncodeToString(a) < OrderedSB32.EncodeToString(b) {
 		t.Fatalf("OrderedSB32 misorders %x and %x", a, b)
 	}
 }

@@ -202,19 +202,19 @@ func TestVectorsLegacy(t *testing.T) {
 func TestVectorsSB32(t *testing.T) {
 	for _, l := range readLines(t, "sb32.tsv") {
 		x := mustParse(t, l.fields[0])
-		sb, err := EncodeSB32(x)
+		b, err := Encode(x)
 		if err != nil {
 			t.Fatalf("line %d: %v", l.n, err)
 		}
-		hx, _ := EncodeHex(x)
+		sb, hx := SB32.EncodeToString(b), Hex.EncodeToString(b)
 		if sb != l.fields[1] || hx != l.fields[2] {
 			t.Errorf("line %d: %s: got %s %s, want %s %s", l.n, l.fields[0], sb, hx, l.fields[1], l.fields[2])
 		}
 		for _, s := range []struct {
-			text   string
-			decode func(string) (term.Term, error)
-		}{{l.fields[1], DecodeSB32}, {l.fields[2], DecodeHex}} {
-			back, err := s.decode(s.text)
+			text string
+			enc  *Encoding
+		}{{l.fields[1], SB32}, {l.fields[2], Hex}} {
+			back, err := decodeText(s.enc, s.text)
 			if err != nil || !term.Equal(back, x) {
 				t.Errorf("line %d: decoding %s: got %v, %v", l.n, s.text, back, err)
 			}
@@ -225,11 +225,11 @@ func TestVectorsSB32(t *testing.T) {
 func TestVectorsPrefixSB32(t *testing.T) {
 	for _, l := range readLines(t, "prefix_sb32.tsv") {
 		p := mustParse(t, l.fields[0])
-		sb, err := PrefixSB32(p)
+		b, err := Prefix(p)
 		if err != nil {
 			t.Fatalf("line %d: %v", l.n, err)
 		}
-		hx, _ := PrefixHex(p)
+		sb, hx := string(SB32.AppendPrefix(nil, b)), string(Hex.AppendPrefix(nil, b))
 		want := append(l.fields[1:], "", "")
 		if sb != want[0] || hx != want[1] {
 			t.Errorf("line %d: %s: got %q %q, want %q %q", l.n, l.fields[0], sb, hx, want[0], want[1])

@@ -130,7 +130,7 @@ func readCorpus(file string) (*corpus, error) {
 		if s == "" || s[0] == '#' {
 			continue
 		}
-		b, err := sext.FromHex(s)
+		b, err := sext.Hex.DecodeString(s)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", file, line, err)
 		}
@@ -164,7 +164,7 @@ func writeCorpus(file string, c *corpus) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var line []byte
 	for _, b := range c.encs {
-		line = append(sext.AppendHex(line[:0], b), '\n')
+		line = append(sext.Hex.AppendEncode(line[:0], b), '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ func ExampleSpec_Plan() {
 	// 0A then 500 and 1000 shifted left one bit (the low bit flags a
 	// fraction); 0C is the tag of atoms.
 	for _, r := range spec.Plan() {
-		fmt.Println(sext.ToHex(r.Lower), sext.ToHex(r.Upper), r.Clauses)
+		fmt.Println(sext.Hex.EncodeToString(r.Lower), sext.Hex.EncodeToString(r.Upper), r.Clauses)
 	}
 	// Output:
 	// 10000000040CB7DCAC965B90080A000003E8 10000000040CB7DCAC965B90080A000007D0 [0]

@@ -151,7 +151,7 @@ func checkPlanShape(t interface{ Fatalf(string, ...any) }, spec *matchspec.Spec)
 func explain(spec *matchspec.Spec) string {
 	var b strings.Builder
 	for _, r := range spec.Plan() {
-		fmt.Fprintf(&b, "\n  [%s, %s) %v", sext.ToHex(r.Lower), sext.ToHex(r.Upper), r.Clauses)
+		fmt.Fprintf(&b, "\n  [%s, %s) %v", sext.Hex.EncodeToString(r.Lower), sext.Hex.EncodeToString(r.Upper), r.Clauses)
 	}
 	return b.String()
 }

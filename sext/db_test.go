@@ -349,9 +349,9 @@ func TestDBForeignKeys(t *testing.T) {
 	kv.Close()
 
 	r := execDB(t, "", "db", "--dir", dir, "scan", "{f, '_'}")
-	r.expect(t, 1, text("{f,1}\tone\n{f,2}\ttwo\n"), "key "+sext.ToHex(foreign)+": not a sext encoding, skipped")
+	r.expect(t, 1, text("{f,1}\tone\n{f,2}\ttwo\n"), "key "+sext.Hex.EncodeToString(foreign)+": not a sext encoding, skipped")
 	r = execDB(t, "", "db", "--dir", dir, "scan", "'_'", "--count")
-	r.expect(t, 1, text("2\n"), "key "+sext.ToHex([]byte("plain text key")))
+	r.expect(t, 1, text("2\n"), "key "+sext.Hex.EncodeToString([]byte("plain text key")))
 	r = execDB(t, "", "db", "--dir", dir, "stats", "--exact")
 	r.expect(t, 1, nil, "2 foreign keys")
 	if !strings.Contains(r.stdout, "keys       2 ") || !strings.Contains(r.stdout, "foreign    2 keys") {
@@ -385,4 +385,24 @@ func TestDemo(t *testing.T) {
 	execDB(t, "", "demo", "--dir", dir, "--n", "20000").expect(t, 0, nil)
 	execDB(t, "", "db", "--dir", dir, "scan", "{order, '_', '_', '_'}", "--count").expect(t, 0, text("20000\n"))
 	execDB(t, "", "demo", "--n", "0").expect(t, 2, text(""), "--n must be at least 1")
+}
+
+// A key that cannot be encoded spoils the batch it would go in; load
+// leaves out only its line, and the lines before it in that batch, put
+// again into a new one, are stored with their values.
+func TestDBLoadUnencodableKeyInBatch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	data := "{k, 1}\tone\n{k, 2}\ttwo\n{'Ω', 3}\tbad\n{k, 4}\tfour\n{'日', 5}\tbad\n{k, 6}\tsix\n"
+	execDB(t, data, "db", "--dir", dir, "load", "--batch", "100", "-").
+		expect(t, 1, text(""), "sext: stdin:3: ", "sext: stdin:5: ", "--utf8-atoms", "2 bad lines left out", "stored 4 keys")
+	execDB(t, "", "db", "--dir", dir, "scan", "{k, '_'}").
+		expect(t, 0, text("{k,1}\tone\n", "{k,2}\ttwo\n", "{k,4}\tfour\n", "{k,6}\tsix\n"))
+
+	// The same with values as terms, and batches the bad key falls inside.
+	etfDir := filepath.Join(t.TempDir(), "db")
+	data = "{k, 1}\t[1]\n{k, 2}\t{a,b}\n{'Ω', 3}\tx\n{k, 4}\t4.5\n"
+	execDB(t, data, "db", "--dir", etfDir, "load", "--batch", "3", "--values", "etf", "-").
+		expect(t, 1, text(""), "sext: stdin:3: ", "1 bad lines left out", "stored 3 keys")
+	execDB(t, "", "db", "--dir", etfDir, "scan", "--values", "etf", "{k, '_'}").
+		expect(t, 0, text("{k,1}\t[1]\n", "{k,2}\t{a,b}\n", "{k,4}\t4.5\n"))
 }

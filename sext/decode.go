@@ -8,10 +8,6 @@ import (
 	"github.com/erlsext/sext"
 )
 
-func init() {
-	register(&command{name: "decode", summary: "decode sext keys to terms", run: runDecode})
-}
-
 const decodeAbout = `
 Decode each ENCODING and print the term in Erlang term syntax, one a line.
 With no ENCODING arguments, read encodings from stdin, one a line (blank
@@ -43,7 +39,8 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *maxDepth < 0 {
 		return fs.usageError(stderr, "--max-depth must not be negative")
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, Canonical: *canonical, MaxDepth: *maxDepth, OrderedSB32: *ordered}
+	opts := sext.Options{UTF8Atoms: *utf8, Canonical: *canonical, MaxDepth: *maxDepth}
+	enc := textEncoding(format.val, *ordered)
 	dec := opts.DecodeCPS
 	if decoder.val == "recursive" {
 		dec = opts.DecodeRecursive
@@ -57,9 +54,16 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.writeTerm(t)
 		return nil
 	}
-	if format.val == "raw" {
+	return decodeItems(fs, s, format.val == "raw", enc, args, stdin, emit)
+}
+
+// decodeItems runs emit on each encoding decode and etf decode read:
+// with raw, all of stdin as one; otherwise each argument, or each line
+// of stdin, in enc's text.
+func decodeItems(fs *flagSet, s *session, raw bool, enc *sext.Encoding, args []string, stdin io.Reader, emit func([]byte) error) int {
+	if raw {
 		if len(args) > 0 {
-			return fs.usageError(stderr, "--format=raw reads stdin and takes no arguments")
+			return fs.usageError(s.stderr, "--format=raw reads stdin and takes no arguments")
 		}
 		b, err := io.ReadAll(stdin)
 		if err != nil {
@@ -70,7 +74,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return s.finish()
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
-		b, err := fromText(format.val, item, opts)
+		b, err := fromText(enc, item)
 		if err != nil {
 			return err
 		}
@@ -81,17 +85,11 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // fromText reads the hex or sb32 text of an encoding, with surrounding
 // blanks allowed. Its errors are *textError, placed in item.
-func fromText(format, item string, opts sext.Options) ([]byte, error) {
+func fromText(enc *sext.Encoding, item string) ([]byte, error) {
 	trimmed := strings.TrimLeft(item, " \t")
 	lead := len(item) - len(trimmed)
 	trimmed = strings.TrimRight(trimmed, " \t\r")
-	var b []byte
-	var err error
-	if format == "sb32" {
-		b, err = opts.FromSB32(trimmed)
-	} else {
-		b, err = sext.FromHex(trimmed)
-	}
+	b, err := enc.DecodeString(trimmed)
 	var de *sext.DecodeError
 	if errors.As(err, &de) {
 		return nil, &textError{off: lead + de.Offset, err: de}

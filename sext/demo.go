@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -14,10 +15,6 @@ import (
 	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
-
-func init() {
-	register(&command{name: "demo", summary: "load an order book into a store and run pattern scans", run: runDemo})
-}
 
 const demoAbout = `
 Build an order book in an embedded Pebble store and query it with
@@ -66,12 +63,12 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(path)
 	}
-	s, ok := openStore(path, &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}}, stderr)
+	s, ok := backend{dir: path}.open(&store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}}, stderr)
 	if !ok {
 		return exitFail
 	}
 	out := newSession(stdout, stderr)
-	d := &demo{s: s, out: out, stderr: stderr, n: *n}
+	d := &demo{ctx: context.Background(), s: s, out: out, stderr: stderr, n: *n}
 	where := path
 	if temporary {
 		where += " (temporary, removed at the end)"
@@ -102,6 +99,7 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 type demo struct {
+	ctx    context.Context
 	s      *store.Store
 	out    *session
 	stderr io.Writer
@@ -148,7 +146,7 @@ func (d *demo) load() error {
 					}
 				}
 				if err == nil {
-					err = d.s.Apply(dbCtx, b)
+					err = d.s.Apply(d.ctx, b)
 				}
 				b.Close()
 				if err == nil {
@@ -189,7 +187,7 @@ func (d *demo) load() error {
 	elapsed := time.Since(start)
 	fmt.Fprintf(d.out.out, "loaded %s keys in %s: %s keys/s (%s customers, batches of %s, no WAL)\n",
 		commas(total), round(elapsed), commas(int64(float64(total)/elapsed.Seconds())), commas(int64(d.custs)), commas(demoBatch))
-	if st, err := d.s.Stats(dbCtx); err == nil {
+	if st, err := d.s.Stats(d.ctx); err == nil {
 		fmt.Fprintf(d.out.out, "store: %s on disk, %s still in memory tables\n", humanBytes(st.DiskBytes), humanBytes(st.MemTableSize))
 	}
 	return d.out.out.Flush()
@@ -217,7 +215,7 @@ func (d *demo) queries() error {
 			title: fmt.Sprintf("customer %d's five latest orders", cust),
 			how:   fmt.Sprintf("Scan %s, limit 5", forCust),
 			seq: func() func(func(store.Entry, error) bool) {
-				return d.s.Scan(dbCtx, forCust, store.ScanOptions{Limit: 5})
+				return d.s.Scan(d.ctx, forCust, store.ScanOptions{Limit: 5})
 			},
 			show: 5,
 		},
@@ -225,7 +223,7 @@ func (d *demo) queries() error {
 			title: fmt.Sprintf("customer %d's first order", cust),
 			how:   fmt.Sprintf("Scan %s, reverse, limit 1", forCust),
 			seq: func() func(func(store.Entry, error) bool) {
-				return d.s.Scan(dbCtx, forCust, store.ScanOptions{Limit: 1, Reverse: true})
+				return d.s.Scan(d.ctx, forCust, store.ScanOptions{Limit: 1, Reverse: true})
 			},
 			show: 1,
 		},
@@ -237,7 +235,7 @@ func (d *demo) queries() error {
 			return query{
 				title: fmt.Sprintf("customer %d's orders in March 2025, newest first", cust),
 				how:   fmt.Sprintf("ScanRange %s .. %s", from, to),
-				seq:   func() func(func(store.Entry, error) bool) { return d.s.ScanRange(dbCtx, from, to, store.ScanOptions{}) },
+				seq:   func() func(func(store.Entry, error) bool) { return d.s.ScanRange(d.ctx, from, to, store.ScanOptions{}) },
 				show:  3,
 			}
 		}(),
@@ -248,7 +246,7 @@ func (d *demo) queries() error {
 				title: fmt.Sprintf("all orders of customers %d to %d", lo, hi),
 				how:   fmt.Sprintf("ScanRange %s .. %s, keys only", from, to),
 				seq: func() func(func(store.Entry, error) bool) {
-					return d.s.ScanRange(dbCtx, from, to, store.ScanOptions{KeysOnly: true})
+					return d.s.ScanRange(d.ctx, from, to, store.ScanOptions{KeysOnly: true})
 				},
 			}
 		}(),
@@ -257,17 +255,17 @@ func (d *demo) queries() error {
 			return query{
 				title: fmt.Sprintf("order %d, whoever placed it: the wildcards come first, so every key is read", d.n/2),
 				how:   fmt.Sprintf("Scan %s", p),
-				seq:   func() func(func(store.Entry, error) bool) { return d.s.Scan(dbCtx, p, store.ScanOptions{}) },
+				seq:   func() func(func(store.Entry, error) bool) { return d.s.Scan(d.ctx, p, store.ScanOptions{}) },
 				show:  1,
 			}
 		}(),
 	}
 	// One key and one pattern in bytes, to show what the store sees.
 	if e, err := sext.Encode(orderKey(cust, march, 7)); err == nil {
-		fmt.Fprintf(d.out.out, "\nthe key %s is %d bytes:\n  %s\n", orderKey(cust, march, 7), len(e), sext.ToHex(e))
+		fmt.Fprintf(d.out.out, "\nthe key %s is %d bytes:\n  %s\n", orderKey(cust, march, 7), len(e), sext.Hex.EncodeToString(e))
 	}
 	if lower, upper, err := sext.PrefixRange(forCust); err == nil {
-		fmt.Fprintf(d.out.out, "the pattern %s reads the keys from\n  %s up to\n  %s\n", forCust, sext.ToHex(lower), sext.ToHex(upper))
+		fmt.Fprintf(d.out.out, "the pattern %s reads the keys from\n  %s up to\n  %s\n", forCust, sext.Hex.EncodeToString(lower), sext.Hex.EncodeToString(upper))
 	}
 	for i, q := range queries {
 		start := time.Now()

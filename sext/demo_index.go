@@ -25,7 +25,7 @@ func (d *demo) indexQuery(scan5 time.Duration) error {
 	p := newProgress(d.stderr, "indexing", 0)
 	start := time.Now()
 	var keys int64
-	err := d.s.CreateIndex(dbCtx, "order_id", demoIndex, &store.BuildOptions{Progress: func(n int64) {
+	err := d.s.CreateIndex(d.ctx, "order_id", demoIndex, &store.BuildOptions{Progress: func(n int64) {
 		keys = n
 		p.update(n, -1, 0)
 	}})
@@ -40,7 +40,7 @@ func (d *demo) indexQuery(scan5 time.Duration) error {
 	lookup := func(id term.Term) (int, []store.IndexEntry, error) {
 		n := 0
 		var rows []store.IndexEntry
-		for e, err := range d.s.IndexScan(dbCtx, "order_id", id, store.IndexScanOptions{}) {
+		for e, err := range d.s.IndexScan(d.ctx, "order_id", id, store.IndexScanOptions{}) {
 			if err != nil {
 				return n, rows, err
 			}
@@ -86,7 +86,7 @@ func (d *demo) indexQuery(scan5 time.Duration) error {
 	var st store.SelectStats
 	start = time.Now()
 	n = 0
-	for _, err := range d.s.Select(dbCtx, spec, store.SelectOptions{Stats: &st}) {
+	for _, err := range d.s.Select(d.ctx, spec, store.SelectOptions{Stats: &st}) {
 		if err != nil {
 			return err
 		}

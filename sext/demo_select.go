@@ -41,7 +41,7 @@ func (d *demo) selects() error {
 		}
 		fmt.Fprintf(d.out.out, "\n%d. %s\n   Select %s\n", 6+i, q.title, q.text)
 		for _, r := range spec.Plan() {
-			fmt.Fprintf(d.out.out, "   plan: %s .. %s\n", sext.ToHex(r.Lower), sext.ToHex(r.Upper))
+			fmt.Fprintf(d.out.out, "   plan: %s .. %s\n", sext.Hex.EncodeToString(r.Lower), sext.Hex.EncodeToString(r.Upper))
 		}
 		var st store.SelectStats
 		var rows []store.Row

@@ -39,7 +39,7 @@ func demoStore(b *testing.B) *demo {
 			benchDemo.err = err
 			return
 		}
-		d := &demo{s: s, out: newSession(io.Discard, io.Discard), stderr: io.Discard, n: 1_000_000}
+		d := &demo{ctx: ctx, s: s, out: newSession(io.Discard, io.Discard), stderr: io.Discard, n: 1_000_000}
 		benchDemo.d, benchDemo.err = d, d.load()
 	})
 	if benchDemo.err != nil {

@@ -7,10 +7,6 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-func init() {
-	register(&command{name: "encode", summary: "encode terms as sext keys", run: runEncode})
-}
-
 const encodeAbout = `
 Encode each TERM, written in Erlang term syntax, and print its encoding,
 one a line. With no TERM arguments, read terms from stdin, one a line
@@ -41,7 +37,8 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy, OrderedSB32: *ordered}
+	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy}
+	enc := textEncoding(format.val, *ordered)
 	encode := func(item string) ([]byte, error) {
 		t, err := parseTerm(item)
 		if err != nil {
@@ -52,8 +49,15 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return opts.Encode(t)
 	}
-	s := newSession(stdout, stderr)
-	if format.val == "raw" {
+	return encodeItems(fs, newSession(stdout, stderr), format.val == "raw", enc, args, stdin, encode)
+}
+
+// encodeItems writes what encode makes of each item encode and etf
+// encode read (each argument, or each line of stdin): with raw, the
+// bytes of the one item there must be; otherwise a line of enc's text
+// each.
+func encodeItems(fs *flagSet, s *session, raw bool, enc *sext.Encoding, args []string, stdin io.Reader, encode func(string) ([]byte, error)) int {
+	if raw {
 		return writeRaw(fs, s, args, stdin, "term", encode)
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
@@ -61,7 +65,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		s.writeText(format.val, b, opts)
+		s.writeText(enc, b)
 		return nil
 	})
 	return s.finish()
@@ -95,14 +99,4 @@ func writeRaw(fs *flagSet, s *session, args []string, stdin io.Reader, what stri
 		s.fail(items[0].where, err)
 	}
 	return s.finish()
-}
-
-// writeText writes b as hex or sb32 text (as opts says) and a newline.
-func (s *session) writeText(format string, b []byte, opts sext.Options) {
-	if format == "sb32" {
-		s.buf = opts.AppendSB32(s.buf[:0], b)
-	} else {
-		s.buf = sext.AppendHex(s.buf[:0], b)
-	}
-	s.out.Write(append(s.buf, '\n'))
 }

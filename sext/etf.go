@@ -1,17 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/etf"
 )
-
-func init() {
-	register(&command{name: "etf", summary: "encode and decode Erlang's External Term Format (term_to_binary)", run: runETF})
-}
 
 const etfAbout = `
 sext etf encode [flags] [TERM...]
@@ -83,23 +78,9 @@ func runETFEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		if err != nil {
 			return nil, err
 		}
-		b, err := opts.Encode(t)
-		return b, etfError(err)
+		return opts.Encode(t)
 	}
-	s := newSession(stdout, stderr)
-	if format.val == "raw" {
-		return writeRaw(fs, s, args, stdin, "term", encode)
-	}
-	s.eachItem(args, stdin, func(_, item string) error {
-		b, err := encode(item)
-		if err != nil {
-			return err
-		}
-		s.buf = append(sext.AppendHex(s.buf[:0], b), '\n')
-		s.out.Write(s.buf)
-		return nil
-	})
-	return s.finish()
+	return encodeItems(fs, newSession(stdout, stderr), format.val == "raw", sext.Hex, args, stdin, encode)
 }
 
 const etfDecodeAbout = `
@@ -132,51 +113,10 @@ func runETFDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	emit := func(b []byte) error {
 		t, err := opts.Decode(b)
 		if err != nil {
-			return etfError(err)
+			return err
 		}
 		s.writeTerm(t)
 		return nil
 	}
-	if format.val == "raw" {
-		if len(args) > 0 {
-			return fs.usageError(stderr, "--format=raw reads stdin and takes no arguments")
-		}
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			s.fail("", err)
-		} else if err := safely(func() error { return emit(b) }); err != nil {
-			s.fail("input", err)
-		}
-		return s.finish()
-	}
-	s.eachItem(args, stdin, func(_, item string) error {
-		b, err := fromText("hex", item, sext.Options{})
-		if err != nil {
-			return err
-		}
-		return emit(b)
-	})
-	return s.finish()
-}
-
-// etfError words an etf error as the other commands word theirs: "byte 3:
-// truncated input: ..." (or "byte 3 of the inflated term: ...").
-func etfError(err error) error {
-	var de *etf.DecodeError
-	if errors.As(err, &de) {
-		where := fmt.Sprintf("byte %d", de.Offset)
-		if de.Compressed {
-			where += " of the inflated term"
-		}
-		msg := de.Err.Error()
-		if de.Detail != "" {
-			msg += ": " + de.Detail
-		}
-		return errors.New(where + ": " + msg)
-	}
-	var ee *etf.EncodeError
-	if errors.As(err, &ee) {
-		return errors.New(ee.Err.Error() + ": " + ee.Detail)
-	}
-	return err
+	return decodeItems(fs, s, format.val == "raw", sext.Hex, args, stdin, emit)
 }

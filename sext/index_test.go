@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
@@ -61,7 +62,7 @@ func TestDBIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, _ := dbCodec.Encode(term.Tuple(term.Atom("order"), term.Int(2), term.Atom("b"), term.Int(11)))
+	k, _ := sext.Encode(term.Tuple(term.Atom("order"), term.Int(2), term.Atom("b"), term.Int(11)))
 	wb := s.KV().NewBatch()
 	wb.Delete(k) // leaves two orphan entries
 	if err := wb.Commit(ctx, true); err != nil {

@@ -5,21 +5,29 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 )
 
-// command is one subcommand. Each lives in a file of its own and adds
-// itself to commands in an init function.
+// command is one subcommand; each lives in a file of its own.
 type command struct {
-	name    string
 	summary string // one line for "sext help"
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-var commands = map[string]*command{}
-
-func register(c *command) { commands[c.name] = c }
+// commands are the subcommands by name.
+var commands = map[string]command{
+	"encode":  {"encode terms as sext keys", runEncode},
+	"decode":  {"decode sext keys to terms", runDecode},
+	"prefix":  {"print the key prefix or key range of patterns", runPrefix},
+	"match":   {"match a term against a pattern", runMatch},
+	"compare": {"compare two terms in sext order", runCompare},
+	"sort":    {"sort terms in sext order", runSort},
+	"db":      {"an ordered term store: put, get, del, scan, load, stats, check, watch", runDB},
+	"etf":     {"encode and decode Erlang's External Term Format (term_to_binary)", runETF},
+	"demo":    {"load an order book into a store and run pattern scans", runDemo},
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -50,12 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: sext COMMAND [flags] [args]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun \"sext help COMMAND\" for a command's flags.")

@@ -8,11 +8,6 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-func init() {
-	register(&command{name: "match", summary: "match a term against a pattern", run: runMatch})
-	register(&command{name: "compare", summary: "compare two terms in sext order", run: runCompare})
-}
-
 const matchAbout = `
 Match TERM against PATTERN, where the atom '_' matches any term and an
 atom '$N' (N a number) matches any term but must match equal terms
@@ -33,7 +28,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		return fs.usageError(stderr, "want a PATTERN and a TERM")
 	}
-	ts, ok := parseArgTerms(fs, args, []string{"PATTERN", "TERM"}, stderr)
+	ts, ok := parseArgTerms(args, []string{"PATTERN", "TERM"}, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -72,7 +67,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		return fs.usageError(stderr, "want two terms")
 	}
-	ts, ok := parseArgTerms(fs, args, []string{"A", "B"}, stderr)
+	ts, ok := parseArgTerms(args, []string{"A", "B"}, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -7,10 +7,6 @@ import (
 	"github.com/erlsext/sext"
 )
 
-func init() {
-	register(&command{name: "prefix", summary: "print the key prefix or key range of patterns", run: runPrefix})
-}
-
 const prefixAbout = `
 Print the prefix of each PATTERN: the encoding of the pattern up to its
 first wildcard ('_' or '$N'), which every matching term's encoding starts
@@ -45,7 +41,8 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	opts := sext.Options{UTF8Atoms: *utf8, OrderedSB32: *ordered}
+	opts := sext.Options{UTF8Atoms: *utf8}
+	enc := textEncoding(format.val, *ordered)
 	s := newSession(stdout, stderr)
 	if format.val == "raw" {
 		if *rng {
@@ -64,34 +61,24 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		if *rng && format.val == "sb32" {
-			lower, err := opts.PrefixSB32(p)
-			if err != nil {
-				return err
-			}
-			s.out.WriteString(lower + "\n" + sb32Successor(lower) + "\n")
-			return nil
-		}
-		if *rng {
+		if *rng && format.val != "sb32" {
 			lower, upper, err := opts.PrefixRange(p)
 			if err != nil {
 				return err
 			}
-			s.writeText(format.val, lower, opts)
-			s.writeText(format.val, upper, opts) // empty line for nil
+			s.writeText(enc, lower)
+			s.writeText(enc, upper) // empty line for nil
 			return nil
 		}
-		var text string
-		if format.val == "sb32" {
-			text, err = opts.PrefixSB32(p)
-		} else {
-			text, err = opts.PrefixHex(p)
-		}
+		b, err := opts.Prefix(p)
 		if err != nil {
 			return err
 		}
-		s.out.WriteString(text)
-		s.out.WriteByte('\n')
+		text := string(enc.AppendPrefix(nil, b))
+		s.out.WriteString(text + "\n")
+		if *rng {
+			s.out.WriteString(sb32Successor(text) + "\n")
+		}
 		return nil
 	})
 	return s.finish()

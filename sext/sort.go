@@ -7,10 +7,6 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-func init() {
-	register(&command{name: "sort", summary: "sort terms in sext order", run: runSort})
-}
-
 const sortAbout = `
 Read terms from stdin, one a line (blank lines are skipped), and print
 them in Erlang term syntax in the order of their encodings (see "sext help

@@ -24,11 +24,11 @@ func TestDecodeLongHexLineAllocation(t *testing.T) {
 	for i := range bin {
 		bin[i] = byte(i*7 + i>>8)
 	}
-	h, err := sext.EncodeHex(term.Binary(bin))
+	b, err := sext.Encode(term.Binary(bin))
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := []byte(h + "\n")
+	in := append(sext.Hex.AppendEncode(nil, b), '\n')
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -38,8 +38,8 @@ type Options struct {
 	// Codec encodes and decodes the store's keys: UTF8Atoms for stores
 	// whose atoms are UTF-8, MaxDepth to bound nesting, Legacy to write
 	// bignums as pre-2013 readers expect. Every reader and writer of one
-	// store must use the same Codec; Canonical and OrderedSB32 are ignored
-	// (a scan reports non-canonical keys itself, see ScanOptions).
+	// store must use the same Codec; Canonical is ignored (a scan reports
+	// non-canonical keys itself, see ScanOptions).
 	Codec sext.Options
 
 	// NoSync commits writes without waiting for the disk. Apply then
@@ -72,7 +72,7 @@ func New(kv KV, opts *Options) *Store {
 		opts = &Options{}
 	}
 	codec := opts.Codec
-	codec.Canonical, codec.OrderedSB32 = false, false
+	codec.Canonical = false
 	s := &Store{kv: kv, codec: codec, sync: !opts.NoSync}
 	s.ix.shared = sharedBackend(kv)
 	return s

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
@@ -30,20 +29,20 @@ as it is, since one of two values would be lost. --fix also clears the
 note of torn logs, once reported. The exit status is then 0 if nothing
 is left to fix: no foreign keys and no conflicts.`
 
-func dbCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := subFlags("check")
+func dbCheck(c *dbCall, args []string) int {
+	fs := c.flags()
 	fix := fs.Bool("fix", false, "rewrite non-canonical keys to their canonical bytes, and clear the note of torn logs")
-	s, status, ok := openNoArgs(dir, "check", fs, args, stdout, stderr)
+	s, status, ok := c.openNoArgs(fs, args)
 	if !ok {
 		return status
 	}
-	out := newSession(stdout, stderr)
+	out := newSession(c.stdout, c.stderr)
 	var nForeign, nOdd int
 	opts := store.CheckOptions{
 		Fix: *fix,
 		OnForeign: func(k []byte, err error) {
 			if nForeign++; nForeign <= maxBadLines {
-				fmt.Fprintf(stderr, "sext: key %s: not a sext encoding: %s\n", sext.ToHex(k), describe(err))
+				fmt.Fprintf(c.stderr, "sext: key %s: not a sext encoding: %s\n", sext.Hex.EncodeToString(k), describe(err))
 			}
 		},
 		OnNonCanonical: func(k []byte, t term.Term, ferr error) {
@@ -52,20 +51,20 @@ func dbCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 			}
 			switch {
 			case !*fix:
-				fmt.Fprintf(stderr, "sext: key %s: %v\n", sext.ToHex(k), nonCanonical(t))
+				fmt.Fprintf(c.stderr, "sext: key %s: %v\n", sext.Hex.EncodeToString(k), c.be.nonCanonical(t))
 			case ferr == nil:
-				fmt.Fprintf(stderr, "sext: key %s: rewritten as %s\n", sext.ToHex(k), appendTerm(nil, t))
+				fmt.Fprintf(c.stderr, "sext: key %s: rewritten as %s\n", sext.Hex.EncodeToString(k), appendTerm(nil, t))
 			default:
-				fmt.Fprintf(stderr, "sext: key %s (%s): %s\n", sext.ToHex(k), appendTerm(nil, t), storeErr(ferr))
+				fmt.Fprintf(c.stderr, "sext: key %s (%s): %s\n", sext.Hex.EncodeToString(k), appendTerm(nil, t), storeErr(ferr))
 			}
 		},
 	}
-	r, err := s.Check(dbCtx, opts)
+	r, err := s.Check(c.ctx, opts)
 	if err != nil {
 		out.fail("", errors.New(storeErr(err)))
 	}
 	if nForeign > maxBadLines || nOdd > maxBadLines {
-		fmt.Fprintln(stderr, "sext: (more keys not shown; the counts are on stdout)")
+		fmt.Fprintln(c.stderr, "sext: (more keys not shown; the counts are on stdout)")
 	}
 	fmt.Fprintf(out.out, "keys           %s\n", commas(r.Keys))
 	fmt.Fprintf(out.out, "foreign        %s\n", commas(r.Foreign))
@@ -75,12 +74,12 @@ func dbCheck(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) i
 		fmt.Fprintf(out.out, "conflicts      %s\n", commas(r.Conflicts))
 	}
 	fmt.Fprintf(out.out, "torn logs      %d\n", len(r.Warnings))
-	// openStore has printed each torn log as a warning already.
+	// Opening the store printed each torn log as a warning already.
 	switch {
 	case *fix && (r.Foreign > 0 || r.Conflicts > 0):
 		out.failed = true
 	case !*fix && !r.Clean():
 		out.failed = true
 	}
-	return closeStore(s, out.finish(), stderr)
+	return c.close(s, out.finish())
 }

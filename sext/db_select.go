@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,14 +11,6 @@ import (
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/seam"
-)
-
-var (
-	selectSub = dbSub{
-		"sext db --dir DIR select [--limit N] [--reverse] [--keys-only] [--after TOKEN] SPEC",
-		selectAbout, dbSelect,
-	}
-	explainSub = dbSub{"sext db --dir DIR explain [--count] SPEC", explainAbout, dbExplain}
 )
 
 const selectAbout = `
@@ -61,35 +54,32 @@ func parseSpec(fs *flagSet, args []string, stderr io.Writer) (*matchspec.Spec, b
 	return spec, true
 }
 
-func dbSelect(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := subFlags("select")
+func dbSelect(c *dbCall, args []string) int {
+	fs := c.flags()
 	limit := fs.Int("limit", 0, "print at most `N` rows, then the token for the next page (0: all)")
 	reverse := fs.Bool("reverse", false, "select in descending term order")
 	keysOnly := fs.Bool("keys-only", false, "do not read values: a '$_' row prints its key alone")
 	after := fs.String("after", "", "resume after the row this continuation `TOKEN` came from")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
+	args, status, ok := c.parse(fs, args, -1, "")
 	if !ok {
 		return status
 	}
 	if *limit < 0 {
-		return fs.usageError(stderr, "--limit must not be negative")
+		return fs.usageError(c.stderr, "--limit must not be negative")
 	}
-	spec, ok := parseSpec(fs, args, stderr)
+	spec, ok := parseSpec(fs, args, c.stderr)
 	if !ok {
 		return exitUsage
 	}
-	s, ok := openStore(dir, mustExist(), stderr)
+	s, ok := c.openExisting()
 	if !ok {
 		return exitFail
 	}
-	ctx := dbCtx
-	out := newSession(stdout, stderr)
+	out := newSession(c.stdout, c.stderr)
 	opts := store.SelectOptions{Limit: *limit, Reverse: *reverse, KeysOnly: *keysOnly, After: strings.TrimSpace(*after),
-		OnBadKey: func(k []byte, err error) {
-			out.fail("key "+sext.ToHex(k), fmt.Errorf("not a sext encoding, skipped: %s", describe(err)))
-		}}
+		OnBadKey: skipBadKey(out)}
 	n, next := 0, ""
-	for row, err := range s.Select(ctx, spec, opts) {
+	for row, err := range s.Select(c.ctx, spec, opts) {
 		if err != nil {
 			out.fail("", err)
 			next = ""
@@ -112,29 +102,29 @@ func dbSelect(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) 
 	}
 	status = out.finish()
 	if next != "" {
-		fmt.Fprintf(stderr, "next: %s\n", next)
+		fmt.Fprintf(c.stderr, "next: %s\n", next)
 	}
-	return closeStore(s, status, stderr)
+	return c.close(s, status)
 }
 
-func dbExplain(dir string, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := subFlags("explain")
+func dbExplain(c *dbCall, args []string) int {
+	fs := c.flags()
 	count := fs.Bool("count", false, "also count the keys in each range and the rows taken from it (reads the store)")
-	args, status, ok := parseAll(fs, args, stdout, stderr)
+	args, status, ok := c.parse(fs, args, -1, "")
 	if !ok {
 		return status
 	}
-	spec, ok := parseSpec(fs, args, stderr)
+	spec, ok := parseSpec(fs, args, c.stderr)
 	if !ok {
 		return exitUsage
 	}
 	var s *store.Store
 	if *count {
-		if s, ok = openStore(dir, mustExist(), stderr); !ok {
+		if s, ok = c.openExisting(); !ok {
 			return exitFail
 		}
 	}
-	out := newSession(stdout, stderr)
+	out := newSession(c.stdout, c.stderr)
 	for i, r := range spec.Plan() {
 		clauses := make([]string, len(r.Clauses))
 		for j, c := range r.Clauses {
@@ -142,7 +132,7 @@ func dbExplain(dir string, args []string, _ io.Reader, stdout, stderr io.Writer)
 		}
 		line := fmt.Sprintf("%d\t%s\t%s\t%s", i+1, hexOrDash(r.Lower), hexOrDash(r.Upper), strings.Join(clauses, ","))
 		if *count {
-			keys, rows, err := countRange(s, spec, r)
+			keys, rows, err := countRange(c.ctx, s, spec, r)
 			if err != nil {
 				out.fail("", err)
 				break
@@ -153,7 +143,7 @@ func dbExplain(dir string, args []string, _ io.Reader, stdout, stderr io.Writer)
 	}
 	status = out.finish()
 	if s != nil {
-		return closeStore(s, status, stderr)
+		return c.close(s, status)
 	}
 	return status
 }
@@ -162,17 +152,17 @@ func hexOrDash(b []byte) string {
 	if b == nil {
 		return "-"
 	}
-	return sext.ToHex(b)
+	return sext.Hex.EncodeToString(b)
 }
 
 // countRange counts the keys of one range through the seam and the rows
 // the spec's clauses take from them.
-func countRange(s *store.Store, spec *matchspec.Spec, r matchspec.Range) (keys, rows int64, err error) {
+func countRange(ctx context.Context, s *store.Store, spec *matchspec.Spec, r matchspec.Range) (keys, rows int64, err error) {
 	lo := r.Lower
 	if len(lo) == 0 {
 		lo = seam.ReservedEnd // below it lie the index entries, which are not keys
 	}
-	it, err := s.KV().NewIter(dbCtx, lo, r.Upper, false)
+	it, err := s.KV().NewIter(ctx, lo, r.Upper, false)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -17,9 +17,6 @@ OTP 25, and a stored value is read as binary_to_term reads it and printed
 as a term; a stored value that is not in that format is reported on
 stderr, and the exit status is then 1.`
 
-// getValues is get's --values flag; withKey makes it.
-var getValues = &choiceValue{val: "raw"}
-
 func valuesFlag(fs *flagSet) *choiceValue {
 	return newChoice(fs, "values", "raw", "`KIND` of values: raw (bytes as given) or etf (terms, stored as term_to_binary writes them)", "raw", "etf")
 }
@@ -30,8 +27,7 @@ func putValue(values string, args []string, ts []term.Term) ([]byte, error) {
 	if values != "etf" {
 		return []byte(args[1]), nil
 	}
-	b, err := etf.Encode(ts[1])
-	return b, etfError(err)
+	return etf.Encode(ts[1])
 }
 
 // showValue appends a stored value to dst as it is printed: raw bytes, or
@@ -42,7 +38,7 @@ func showValue(values string, dst, v []byte) ([]byte, error) {
 	}
 	t, err := etf.Decode(v)
 	if err != nil {
-		return dst, etfError(err)
+		return dst, err
 	}
 	return appendTerm(dst, t), nil
 }

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/term"
+)
+
+// backend is the store db's flags name, chosen once by runDB: a Pebble
+// directory, or an etcd cluster when endpoints is set, and the codec of
+// its keys.
+type backend struct {
+	dir       string
+	endpoints []string      // --etcd
+	timeout   time.Duration // of each call to the cluster
+	codec     sext.Options
+}
+
+// etcd reports whether the store is an etcd cluster.
+func (b backend) etcd() bool { return b.endpoints != nil }
+
+// open opens the store with b's codec, reporting a failure on stderr, and
+// warnings the store keeps on record (a torn log) too.
+func (b backend) open(opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+	if opts == nil {
+		opts = &store.Options{}
+	}
+	opts.Codec = b.codec
+	if b.etcd() {
+		kv, ok := b.openEtcd(stderr)
+		if !ok {
+			return nil, false
+		}
+		return store.New(kv, opts), true
+	}
+	s, err := store.Open(b.dir, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
+		// Only a store that is plainly absent gets the hint: a damaged one
+		// (ErrCorrupt) must not be written over.
+		if errors.Is(err, store.ErrNoStore) && !errors.Is(err, store.ErrCorrupt) && opts.Pebble.MustExist {
+			fmt.Fprintln(stderr, "sext: (put or load creates a store)")
+		}
+		return nil, false
+	}
+	for _, w := range s.Warnings() {
+		fmt.Fprintf(stderr, "sext: warning: %s (sext db check --fix clears this note)\n", storeErr(w))
+	}
+	return s, true
+}
+
+// closeStore closes s and reports an error, turning status into a
+// failure if it was a success.
+func closeStore(s *store.Store, status int, stderr io.Writer) int {
+	if err := s.Close(); err != nil {
+		fmt.Fprintf(stderr, "sext: closing the store: %v\n", err)
+		if status == exitOK {
+			return exitFail
+		}
+	}
+	return status
+}
+
+// openEtcd opens the cluster's key-value seam itself, as watch needs it.
+func (b backend) openEtcd(stderr io.Writer) (*etcdkv.KV, bool) {
+	kv, err := etcdkv.Open(etcdkv.Options{Endpoints: b.endpoints, Timeout: b.timeout, Codec: b.codec})
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: %v\n", err)
+		return nil, false
+	}
+	return kv, true
+}
+
+// nonCanonical describes a key that decodes to t but is not the bytes
+// the codec writes for t.
+func (b backend) nonCanonical(t term.Term) error {
+	want, err := b.codec.Encode(t)
+	if err != nil {
+		return fmt.Errorf("not in canonical form (%s does not encode: %v)", appendTerm(nil, t), err)
+	}
+	return fmt.Errorf("not in canonical form: %s is written %s; get and del do not reach this key (sext db check --fix rewrites it)", appendTerm(nil, t), sext.Hex.EncodeToString(want))
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/erlsext/sext/store"
+)
+
+const indexScanAbout = `
+Print "TERM<TAB>VALUE", as db scan does, for every stored key whose
+index value matches VALUEPATTERN: 500000 for the keys the index holds
+under 500000, '_' for every key it holds, {'_', 7} for an index of two
+variables whose second is 7. Rows come in index order: by index value,
+then by key. Only the entries under VALUEPATTERN's prefix are read, then
+each row's value. With --to, print the rows from the first value that
+can match VALUEPATTERN to the last that can match --to's, without
+matching either. With --limit N, the token that resumes after the last
+row goes to stderr as "next: TOKEN"; pass it back with --after.`
+
+func dbIndexScan(c *dbCall, args []string) int {
+	fs := c.flags()
+	f := addRangeFlags(fs, "scan a range of index values up to the last this `VALUEPATTERN` can match", "rows", "index")
+	after := fs.String("after", "", "resume after the row this `TOKEN` (from --limit) names")
+	args, ts, status, ok := c.parseRange(fs, f, args, 2, "want a NAME and a VALUEPATTERN", "VALUEPATTERN")
+	if !ok {
+		return status
+	}
+	s, ok := c.openExisting()
+	if !ok {
+		return exitFail
+	}
+	out := newSession(c.stdout, c.stderr)
+	opts := store.IndexScanOptions{Reverse: *f.reverse, Limit: *f.limit, KeysOnly: *f.count, After: *after}
+	seq := s.IndexScan(c.ctx, args[0], ts[0], opts)
+	if *f.to != "" {
+		seq = s.IndexScanRange(c.ctx, args[0], ts[0], ts[1], opts)
+	}
+	n := 0
+	var last store.IndexEntry
+	for e, err := range seq {
+		if err != nil {
+			out.fail("", errors.New(storeErr(err)))
+			break
+		}
+		n++
+		last = e
+		if !*f.count {
+			out.buf = appendTerm(out.buf[:0], e.Key)
+			out.buf = append(append(append(out.buf, '\t'), e.Value...), '\n')
+			out.out.Write(out.buf)
+		}
+	}
+	if *f.count {
+		fmt.Fprintln(out.out, n)
+	}
+	status = out.finish()
+	if *f.limit > 0 && n == *f.limit {
+		fmt.Fprintf(c.stderr, "next: %s\n", last.Continuation())
+	}
+	return c.close(s, status)
+}

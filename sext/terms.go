@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/erlsext/sext/term"
+)
+
+// parseTerm parses one term of text.
+func parseTerm(s string) (term.Term, error) { return term.Parse(s) }
+
+// appendTerm appends t's text. A term without an exact text form (which
+// decoding should never produce) gets String's form.
+func appendTerm(dst []byte, t term.Term) []byte {
+	if b, err := t.AppendText(dst); err == nil {
+		return b
+	}
+	return term.AppendString(dst, t)
+}
+
+// parseArgTerms parses the operand terms of a command (match's PATTERN
+// and TERM, db's TERM, ...), names[i] naming args[i] in a report. On a
+// parse error it reports it and returns ok false.
+func parseArgTerms(args []string, names []string, stderr io.Writer) ([]term.Term, bool) {
+	ts := make([]term.Term, len(args))
+	for i, a := range args {
+		t, err := parseTerm(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "sext: %s: %s\n", names[i], describe(err))
+			return nil, false
+		}
+		ts[i] = t
+	}
+	return ts, true
+}
