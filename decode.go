@@ -31,6 +31,7 @@ type decoder struct {
 type scratchSpace struct {
 	a       arena
 	stack   []term.Term // list elements being collected
+	used    int         // how much of stack was used since finish
 	konts   []kont      // the continuation stack of valueCPS
 	outers  [][]byte    // inputs that descending terms interrupt, for valueCPS
 	scratch []byte      // unframed bytes of atoms, numbers and nodes
@@ -88,7 +89,8 @@ func (s *scratchSpace) release() {
 // finish empties the scratch space, so that it holds on to no terms, and
 // reports whether it is small enough to keep.
 func (s *scratchSpace) finish() bool {
-	clear(s.stack)
+	clear(s.stack[:max(s.used, len(s.stack))])
+	s.used = 0
 	clear(s.outers)
 	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
 	s.tbuf = s.tbuf[:0]
@@ -140,7 +142,8 @@ func (d *decoder) takeList(start int) []term.Term {
 	}
 	elems := d.a.takeTerms(n)
 	copy(elems, d.stack[start:])
-	clear(d.stack[start:])
+	// The slots left behind are cleared once, when the decode ends.
+	d.used = max(d.used, len(d.stack))
 	d.stack = d.stack[:start]
 	return elems
 }
