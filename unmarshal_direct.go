@@ -1,8 +1,10 @@
 package sext
 
 import (
+	"encoding/binary"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/erlsext/sext/term"
 )
@@ -19,6 +21,7 @@ import (
 // unmarshalPlan is what Unmarshal needs for one type, found with one
 // cache look-up.
 type unmarshalPlan struct {
+	typ    reflect.Type
 	noTerm bool        // values of the type keep none of a term's memory
 	direct *directPlan // the struct read from the bytes; nil if it is not one
 }
@@ -34,15 +37,34 @@ type directField struct {
 	ascii  bool        // a record atom of ASCII only, compared as bytes
 	nested *directPlan // a struct in tuple form, read directly in turn
 	noTerm bool        // the field's value keeps no term memory
+	read   directKind  // how a plain string or integer is read
 }
 
-var unmarshalPlans sync.Map // reflect.Type -> *unmarshalPlan
+// directKind says which fields are read without a term.
+type directKind uint8
+
+const (
+	fromTerm  directKind = iota
+	binString            // a string from a binary
+	smallInt             // a signed integer, read in place when it fits 32 bits
+)
+
+var (
+	unmarshalPlans sync.Map // reflect.Type -> *unmarshalPlan
+	// lastPlan is the plan last looked up: a loop that unmarshals one
+	// type finds it without hashing the type.
+	lastPlan atomic.Pointer[unmarshalPlan]
+)
 
 func planFor(t reflect.Type) *unmarshalPlan {
+	if p := lastPlan.Load(); p != nil && p.typ == t {
+		return p
+	}
 	if p, ok := unmarshalPlans.Load(t); ok {
+		lastPlan.Store(p.(*unmarshalPlan))
 		return p.(*unmarshalPlan)
 	}
-	p := &unmarshalPlan{noTerm: keepsNoTerm(t)}
+	p := &unmarshalPlan{typ: t, noTerm: keepsNoTerm(t)}
 	p.direct = directFor(t, 0)
 	unmarshalPlans.Store(t, p)
 	return p
@@ -74,10 +96,21 @@ func directFor(t reflect.Type, nesting int) *directPlan {
 			p.fields[i].ascii = isASCII(f.name)
 			continue
 		}
-		ft := t.Field(f.index).Type
+		sf := t.Field(f.index)
+		ft := sf.Type
 		p.fields[i].noTerm = keepsNoTerm(ft)
-		if !f.desc {
-			p.fields[i].nested = directFor(ft, nesting+1)
+		if f.desc || reflect.PointerTo(ft).Implements(unmarshalerType) {
+			continue
+		}
+		p.fields[i].nested = directFor(ft, nesting+1)
+		tag, _ := parseTag(sf.Tag.Get("sext"))
+		switch ft.Kind() {
+		case reflect.String:
+			if !tag.atom && !tag.charlist {
+				p.fields[i].read = binString
+			}
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			p.fields[i].read = smallInt
 		}
 	}
 	return p
@@ -106,7 +139,6 @@ func (d *decoder) direct(p *directPlan, pos int, v reflect.Value) (int, bool) {
 		return 0, false
 	}
 	d.depth++
-	defer func() { d.depth-- }()
 	for i := range p.fields {
 		df, f := &p.fields[i], &p.s.fields[i]
 		var ok bool
@@ -115,6 +147,10 @@ func (d *decoder) direct(p *directPlan, pos int, v reflect.Value) (int, bool) {
 			at, ok = d.recordAtom(at, f.name, df.ascii)
 		case df.nested != nil:
 			at, ok = d.direct(df.nested, at, v.Field(f.index))
+		case df.read == binString:
+			at, ok = d.directString(at, v.Field(f.index))
+		case df.read == smallInt && at < len(d.buf) && (d.buf[at] == tagPos4 || d.buf[at] == tagNeg4):
+			at, ok = d.directInt(at, v.Field(f.index))
 		default:
 			at, ok = d.directTerm(at, f, df.noTerm, v.Field(f.index))
 		}
@@ -122,7 +158,39 @@ func (d *decoder) direct(p *directPlan, pos int, v reflect.Value) (int, bool) {
 			return 0, false
 		}
 	}
+	d.depth--
 	return at, true
+}
+
+// directString reads the binary at pos into the string v.
+func (d *decoder) directString(pos int, v reflect.Value) (int, bool) {
+	if pos >= len(d.buf) || d.buf[pos] != tagBinary {
+		return 0, false
+	}
+	s, end, err := d.bytesFrame(pos + 1)
+	if err != nil {
+		return 0, false
+	}
+	v.SetString(string(s))
+	return end, true
+}
+
+// directInt reads the 32-bit integer form at pos into the signed integer
+// v; a float there is left to the term path, which refuses it.
+func (d *decoder) directInt(pos int, v reflect.Value) (int, bool) {
+	if pos+5 > len(d.buf) {
+		return 0, false
+	}
+	w := binary.BigEndian.Uint32(d.buf[pos+1:])
+	x, flag := int64(w>>1), w&1
+	if d.buf[pos] == tagNeg4 {
+		x, flag = -(max31 - x), flag^1
+	}
+	if flag != 0 || v.OverflowInt(x) {
+		return 0, false
+	}
+	v.SetInt(x)
+	return pos + 5, true
 }
 
 // recordAtom checks that the atom at pos is name.

@@ -30,6 +30,29 @@ type directKey struct {
 	T     term.Term
 	Big   uint64
 	Latin string `sext:",atom"`
+	Small int32
+	Tiny  int8
+	Char  string `sext:",charlist"`
+}
+
+// directKeyWide is directKey with wider integers.
+type directKeyWide struct {
+	_     Record `sext:"user"`
+	ID    int64
+	Name  string
+	Score float64
+	Ok    bool
+	Raw   []byte
+	In    directInner
+	D     directInner `sext:",desc"`
+	Tags  []string
+	Any   any
+	T     term.Term
+	Big   uint64
+	Latin string `sext:",atom"`
+	Small int64
+	Tiny  int32
+	Char  string `sext:",charlist"`
 }
 
 func drawDirectKey(t *rapid.T) directKey {
@@ -46,6 +69,9 @@ func drawDirectKey(t *rapid.T) directKey {
 		T:     term.Tuple(term.Atom("x"), term.Binary(rapid.SliceOfN(rapid.Byte(), 0, 9).Draw(t, "tb"))),
 		Big:   rapid.Uint64().Draw(t, "big"),
 		Latin: rapid.StringMatching(`[a-zàé]{0,5}`).Draw(t, "latin"),
+		Small: rapid.Int32().Draw(t, "small"),
+		Tiny:  rapid.Int8().Draw(t, "tiny"),
+		Char:  rapid.StringMatching(`[a-z]{0,3}`).Draw(t, "char"),
 	}
 	if len(k.Raw) == 0 {
 		k.Raw = nil
@@ -77,11 +103,11 @@ func TestPropUnmarshalDirectAgreesWithTermPath(t *testing.T) {
 		case 3:
 			b = append(b, rapid.SliceOfN(rapid.Byte(), 1, 4).Draw(t, "more")...)
 		case 4:
-			b, err = Marshal(struct {
-				_  Record `sext:"user"`
-				ID any
-			}{ID: k.ID})
-			if err != nil {
+			// The same key with integers that may not fit Small and Tiny.
+			w := directKeyWide{ID: k.ID, Name: k.Name, Score: k.Score, Ok: k.Ok, Raw: k.Raw, In: k.In, D: k.D,
+				Tags: k.Tags, Any: k.Any, T: k.T, Big: k.Big, Latin: k.Latin, Char: k.Char,
+				Small: rapid.Int64().Draw(t, "wsmall"), Tiny: rapid.Int32Range(-300, 300).Draw(t, "wtiny")}
+			if b, err = Marshal(w); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -132,4 +158,28 @@ func TestUnmarshalDirectErrorsAreTheTermPaths(t *testing.T) {
 	if want := (Options{}).unmarshalViaTerm(b, reflect.ValueOf(&k), true); err.Error() != want.Error() {
 		t.Fatalf("Unmarshal: %v; term path: %v", err, want)
 	}
+}
+
+// FuzzUnmarshalDirect holds the direct path to the term path on any
+// bytes: both succeed with the same value or both fail.
+func FuzzUnmarshalDirect(f *testing.F) {
+	seed, err := Marshal(directKey{ID: 42, Name: "alice", Tags: []string{"a"}, Any: term.Int(1), T: term.Atom("t")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	plan := planFor(reflect.TypeFor[directKey]())
+	o := Options{MaxDepth: Options{}.maxDepth()}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var got, want directKey
+		ok := o.unmarshalDirect(plan.direct, b, reflect.ValueOf(&got).Elem())
+		werr := o.unmarshalViaTerm(b, reflect.ValueOf(&want), plan.noTerm)
+		if ok != (werr == nil) {
+			t.Fatalf("%x: direct path ok=%v, term path %v", b, ok, werr)
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(term.Equal)); ok && diff != "" {
+			t.Fatalf("%x: (-term +direct):\n%s", b, diff)
+		}
+	})
 }
