@@ -261,6 +261,14 @@ func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
 }
 
 func (d *decoder) binary(pos int) (term.Term, int, error) {
+	if x, n, end := shortFrame(d.buf, pos+1); end > 0 {
+		data := d.a.takeBytes(n)
+		for i := range data {
+			data[i] = byte(x >> 56)
+			x <<= 8
+		}
+		return term.Binary(data), end, nil
+	}
 	f, err := scanFrame(d.buf, pos+1, 0)
 	if err != nil {
 		return term.Term{}, 0, err
@@ -276,9 +284,17 @@ func (d *decoder) binary(pos int) (term.Term, int, error) {
 }
 
 func (d *decoder) atom(pos int) (term.Term, int, error) {
-	name, end, err := d.bytesFrame(pos + 1)
-	if err != nil {
-		return term.Term{}, 0, err
+	var short [8]byte
+	var name []byte
+	x, n, end := shortFrame(d.buf, pos+1)
+	if end > 0 {
+		binary.BigEndian.PutUint64(short[:], x)
+		name = short[:n]
+	} else {
+		var err error
+		if name, end, err = d.bytesFrame(pos + 1); err != nil {
+			return term.Term{}, 0, err
+		}
 	}
 	t, err := d.atomFromBytes(name, d.utf8)
 	if err != nil {

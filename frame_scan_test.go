@@ -37,6 +37,20 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 		if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 			t.Fatalf("scanFrame(%x, %d) = %+v, %v; unit by unit %+v, %v", b, pos, got, gerr, want, werr)
 		}
+		if x, n, end := shortFrame(b, pos); end > 0 && !neg {
+			// The one-load reader claims only frames the general reader
+			// finds whole, and reads the same bytes.
+			var short [8]byte
+			binary.BigEndian.PutUint64(short[:], x)
+			w := make([]byte, want.units)
+			if werr != nil || want.bits != 8*n || want.units != n || want.end != end ||
+				unitUnframe(w, b, pos, want, 0) != nil || !bytes.Equal(w, short[:n]) {
+				t.Fatalf("shortFrame(%x, %d) = %x, %d, %d; general %+v, %v", b, pos, short[:n], n, end, want, werr)
+			}
+		} else if werr == nil && !neg && want.units >= 1 && want.units <= 7 && want.bits == 8*want.units &&
+			b[want.end-1] == 8 && pos+8 <= len(b) {
+			t.Fatalf("shortFrame(%x, %d) refuses a short whole frame %+v", b, pos, want)
+		}
 		if gerr != nil {
 			return
 		}
