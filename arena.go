@@ -276,6 +276,12 @@ func asEntries(kv []term.Term) []term.MapEntry {
 // bigWords makes the words of the big-endian magnitude mag (no leading
 // zero bytes) in w, which has room for exactly them.
 func bigWords(w []big.Word, mag []byte) {
+	if wordBytes == 8 {
+		for i := range w {
+			w[i] = big.Word(wordAt(mag, i))
+		}
+		return
+	}
 	for i := range w {
 		var x big.Word
 		lo := len(mag) - i*wordBytes

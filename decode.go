@@ -31,6 +31,7 @@ type decoder struct {
 type scratchSpace struct {
 	a       arena
 	stack   []term.Term // list elements being collected
+	used    int         // how much of stack was used since finish
 	konts   []kont      // the continuation stack of valueCPS
 	outers  [][]byte    // inputs that descending terms interrupt, for valueCPS
 	scratch []byte      // unframed bytes of atoms, numbers and nodes
@@ -88,7 +89,8 @@ func (s *scratchSpace) release() {
 // finish empties the scratch space, so that it holds on to no terms, and
 // reports whether it is small enough to keep.
 func (s *scratchSpace) finish() bool {
-	clear(s.stack)
+	clear(s.stack[:max(s.used, len(s.stack))])
+	s.used = 0
 	clear(s.outers)
 	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
 	s.tbuf = s.tbuf[:0]
@@ -140,7 +142,8 @@ func (d *decoder) takeList(start int) []term.Term {
 	}
 	elems := d.a.takeTerms(n)
 	copy(elems, d.stack[start:])
-	clear(d.stack[start:])
+	// The slots left behind are cleared once, when the decode ends.
+	d.used = max(d.used, len(d.stack))
 	d.stack = d.stack[:start]
 	return elems
 }
@@ -258,6 +261,14 @@ func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
 }
 
 func (d *decoder) binary(pos int) (term.Term, int, error) {
+	if x, n, end := shortFrame(d.buf, pos+1); end > 0 {
+		data := d.a.takeBytes(n)
+		for i := range data {
+			data[i] = byte(x >> 56)
+			x <<= 8
+		}
+		return term.Binary(data), end, nil
+	}
 	f, err := scanFrame(d.buf, pos+1, 0)
 	if err != nil {
 		return term.Term{}, 0, err
@@ -273,9 +284,17 @@ func (d *decoder) binary(pos int) (term.Term, int, error) {
 }
 
 func (d *decoder) atom(pos int) (term.Term, int, error) {
-	name, end, err := d.bytesFrame(pos + 1)
-	if err != nil {
-		return term.Term{}, 0, err
+	var short [8]byte
+	var name []byte
+	x, n, end := shortFrame(d.buf, pos+1)
+	if end > 0 {
+		binary.BigEndian.PutUint64(short[:], x)
+		name = short[:n]
+	} else {
+		var err error
+		if name, end, err = d.bytesFrame(pos + 1); err != nil {
+			return term.Term{}, 0, err
+		}
 	}
 	t, err := d.atomFromBytes(name, d.utf8)
 	if err != nil {

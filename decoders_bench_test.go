@@ -14,7 +14,8 @@ import (
 // (mode=plain, two allocations a term). The corpus is the study's
 // workload (bench/workload.go, ported here in short: depth 1..5, a list,
 // tuple, binary or integer of either sign), 2,000 terms from seed 1, and
-// the deep workload's 1000-level terms.
+// the deep workload's 1000-level terms. cpu-ns/term is the process's CPU
+// time a term, steadier than the wall clock on a shared machine.
 //
 //	go test -run '^$' -bench ArenaShapes -count 6 . | benchstat -col /dec -
 func BenchmarkArenaShapes(b *testing.B) {
@@ -52,6 +53,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 					cps := dec == "cps"
 					b.SetBytes(int64(size))
 					b.ReportAllocs()
+					c0 := cpuTime()
 					for range b.N {
 						for _, e := range encs {
 							var err error
@@ -65,6 +67,9 @@ func BenchmarkArenaShapes(b *testing.B) {
 								b.Fatal(err)
 							}
 						}
+					}
+					if c := cpuTime() - c0; c > 0 {
+						b.ReportMetric(float64(c.Nanoseconds())/float64(b.N*len(encs)), "cpu-ns/term")
 					}
 				})
 			}

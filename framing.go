@@ -2,6 +2,7 @@ package sext
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -142,18 +143,18 @@ func scanFrame(b []byte, pos int, inv byte) (frame, error) {
 		p += 9
 		units += 8
 	}
-	// Units left in the last group, bit by bit.
-	bit := 0 // bit offset from p
-	for {
-		i := p + bit>>3
-		if i >= len(b) {
-			return frame{}, errAt(pos, ErrTruncated, "framed data")
-		}
-		if (b[i]^inv)<<(bit&7)&0x80 == 0 {
-			break
-		}
-		bit += 9
-		units++
+	// Units left in the last group: at most seven, so their markers and
+	// the stop bit lie in the 64 bits from p; the first marker that is
+	// clear is the stop bit.
+	h := load64(b, p) ^ inv64
+	stop := bits.LeadingZeros64(^h & unitMarks) // 9 bits a unit; 64 if all are set
+	if stop == 64 {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	bit := stop // bit offset from p
+	units += stop / 9
+	if p+bit>>3 >= len(b) {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
 	}
 	// Padding: the rest of the byte holding the stop bit, all zero.
 	i := p + bit>>3
@@ -193,22 +194,54 @@ func unframe(dst, b []byte, pos int, f frame, inv byte) error {
 		pos += 9
 	}
 	if n < f.units {
-		// At most seven units and their stop bit: 64 bits from pos on.
-		var acc uint64
-		for i := range 8 {
-			if pos+i < len(b) {
-				acc |= uint64(b[pos+i]^inv) << (56 - 8*i)
-			}
-		}
+		// At most seven units and their stop bit: 64 bits from pos on,
+		// which gather lines up as in a whole group.
+		x := gather(load64(b, pos) ^ inv64)
 		for ; n < f.units; n++ {
-			dst[n] = byte(acc >> 55)
-			acc <<= 9
+			dst[n] = byte(x >> 56)
+			x <<= 8
 		}
 	}
 	if f.units*8 > f.bits && dst[f.units-1]&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
 		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
 	}
 	return nil
+}
+
+// shortFrame reads, in one 64-bit load, an ascending frame at b[pos] of
+// one to seven whole bytes with the end byte 8, the frame of most atoms
+// and binaries in keys. It returns the bytes in the top of x, their
+// number and the offset after the frame; end is 0 for any other frame,
+// which scanFrame and unframe read as they always do.
+func shortFrame(b []byte, pos int) (x uint64, units, end int) {
+	if pos+8 > len(b) {
+		return 0, 0, 0
+	}
+	h := binary.BigEndian.Uint64(b[pos : pos+8 : pos+8])
+	m := ^h & unitMarks
+	units = bits.LeadingZeros64(m) / 9 // the first marker missing
+	bit := 9 * units
+	i := pos + bit>>3
+	if units == 0 || m == 0 || b[i]<<(bit&7) != 0 || i+1 >= len(b) || b[i+1] != 8 {
+		return 0, 0, 0
+	}
+	return gather(h), units, i + 2
+}
+
+// load64 reads the eight bytes at b[p:] big-endian, with zeros for those
+// past the end of b.
+func load64(b []byte, p int) uint64 {
+	if p+8 <= len(b) {
+		return binary.BigEndian.Uint64(b[p : p+8 : p+8])
+	}
+	var x uint64
+	for i := 0; i < 8; i++ {
+		x <<= 8
+		if p+i < len(b) {
+			x |= uint64(b[p+i])
+		}
+	}
+	return x
 }
 
 // grow extends b by n bytes.

@@ -359,6 +359,12 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 		if len(b)-pos >= len(n.lit) && bytes.Equal(b[pos:pos+len(n.lit)], n.lit) && open+n.nest <= w.s.d.maxDepth {
 			return pos + len(n.lit), yes, nil
 		}
+		// A well-formed leaf in its one form (a small integer, an atom, a
+		// binary, as keys mostly hold) is a different term from the
+		// literal, which is in its one form too: no skip to certify it.
+		if _, info, ok := quickLeaf(b, pos, w.s.d.utf8); ok && info&canon != 0 {
+			return 0, no, nil
+		}
 		arity := -1
 		if n.lit[0] == tagTuple {
 			arity = int(binary.BigEndian.Uint32(n.lit[1:]))

@@ -295,19 +295,22 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 	if !ok {
 		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum size prefix")
 	}
-	if mag = trimZeros(mag); neg {
-		mag, ok = d.complement(mag, words)
-	}
-	if !ok {
+	mag = trimZeros(mag)
+	if neg && len(mag) > 8*words {
 		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum value")
 	}
 	if p >= len(d.buf) {
 		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
 	}
 	switch flag := d.buf[p]; {
-	case !neg && flag == 0, neg && flag == 0xFF:
-		return d.intTerm(neg, mag), p + 1, nil
+	case !neg && flag == 0:
+		return d.intTerm(mag), p + 1, nil
+	case neg && flag == 0xFF:
+		return d.negIntTerm(mag, words), p + 1, nil
 	case !neg && flag == 1, neg && flag == 0:
+		if neg {
+			mag, _ = d.complement(mag, words)
+		}
 		if len(mag) <= 8 {
 			return d.float(pos, p+1, neg, beUint(mag), nil)
 		}
@@ -374,20 +377,78 @@ func (d *decoder) complement(adj []byte, words int) ([]byte, bool) {
 	return trimZeros(full), true
 }
 
-// intTerm makes the integer whose magnitude is mag (no leading zeros); one
-// beyond int64 takes its big.Int and words from the arena.
-func (d *decoder) intTerm(neg bool, mag []byte) term.Term {
+// intTerm makes the non-negative integer whose magnitude is mag (no
+// leading zeros); one beyond int64 takes its big.Int and words from the
+// arena, filled from 64-bit loads.
+func (d *decoder) intTerm(mag []byte) term.Term {
 	if len(mag) <= 8 {
-		switch u := beUint(mag); {
-		case neg && u <= 1<<63:
-			return term.Int(int64(-u))
-		case !neg && u <= math.MaxInt64:
+		if u := beUint(mag); u <= math.MaxInt64 {
 			return term.Int(int64(u))
 		}
 	}
-	z := d.a.newBig()
 	w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
 	bigWords(w, mag)
+	return d.bigOf(w, false)
+}
+
+// negIntTerm makes the negative integer whose magnitude is
+// 2^(64*words)-1-adj, the complement of adj in words 64-bit words, adj's
+// bytes big-endian and no more than 8*words of them. Each word of the
+// magnitude is the complement of adj's word, read straight from adj.
+func (d *decoder) negIntTerm(adj []byte, words int) term.Term {
+	if wordBytes != 8 {
+		mag, _ := d.complement(adj, words)
+		if len(mag) <= 8 {
+			if u := beUint(mag); u <= 1<<63 {
+				return term.Int(int64(-u))
+			}
+		}
+		w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
+		bigWords(w, mag)
+		return d.bigOf(w, true)
+	}
+	top := ^wordAt(adj, words-1)
+	n := words
+	if top == 0 {
+		// Not how the encoder writes it, but a value all the same: the
+		// magnitude's top words are zero.
+		for n > 0 && ^wordAt(adj, n-1) == 0 {
+			n--
+		}
+		if n == 0 {
+			return term.Int(0)
+		}
+	}
+	if n == 1 {
+		if u := ^wordAt(adj, 0); u <= 1<<63 {
+			return term.Int(int64(-u))
+		}
+	}
+	w := d.a.takeWords(n)
+	for i := range w {
+		w[i] = big.Word(^wordAt(adj, i))
+	}
+	return d.bigOf(w, true)
+}
+
+// wordAt returns the i'th 64-bit word, counted from the low end, of the
+// big-endian magnitude mag; bytes above mag's are zero.
+func wordAt(mag []byte, i int) uint64 {
+	lo := len(mag) - 8*i
+	if lo >= 8 {
+		return binary.BigEndian.Uint64(mag[lo-8 : lo])
+	}
+	var x uint64
+	for j := 0; j < lo; j++ {
+		x = x<<8 | uint64(mag[j])
+	}
+	return x
+}
+
+// bigOf makes the integer term whose magnitude is w, in a big.Int from the
+// arena.
+func (d *decoder) bigOf(w []big.Word, neg bool) term.Term {
+	z := d.a.newBig()
 	z.SetBits(w)
 	if neg {
 		z.Neg(z)

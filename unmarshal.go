@@ -37,7 +37,17 @@ func (o Options) Unmarshal(b []byte, v any) error {
 	}
 	// Decoding into values recurses: the terms must be within its ceiling.
 	o.MaxDepth = o.maxDepth()
-	if keepsNoTerm(rv.Type().Elem()) {
+	p := planFor(rv.Type().Elem())
+	if p.direct != nil && !o.Canonical && o.unmarshalDirect(p.direct, b, rv.Elem()) {
+		return nil
+	}
+	return o.unmarshalViaTerm(b, rv, p.noTerm)
+}
+
+// unmarshalViaTerm is Unmarshal on the term path: b decoded to a term,
+// the term converted.
+func (o Options) unmarshalViaTerm(b []byte, rv reflect.Value, noTerm bool) error {
+	if noTerm {
 		// The value will hold none of the term's memory, so the term is
 		// built in a pooled arena and never copied out of it.
 		s := scratchPool.Get().(*scratchSpace)
@@ -98,8 +108,11 @@ func noTermIn(t reflect.Type, seen map[reflect.Type]bool) bool {
 }
 
 // UnmarshalTerm sets the value v points to from the term t, as Unmarshal
-// does from an encoding. The value keeps none of t's memory. A term nested
-// deeper than MaxDepthCeiling fails with ErrDepth: decoding recurses.
+// does from an encoding. Strings, byte slices and numbers are copied out
+// of t, but a term.Term or empty interface in the value receives the part
+// of t it stands for, and an Unmarshaler is handed it: those share t's
+// memory. A term nested deeper than MaxDepthCeiling fails with ErrDepth:
+// decoding recurses.
 func UnmarshalTerm(t term.Term, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {

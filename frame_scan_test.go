@@ -1,0 +1,153 @@
+package sext
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The frame reader that takes the last group's units 64 bits at a time
+// agrees with one that reads them unit by unit, on framed strings
+// followed by other bytes, damaged or not, both ways: the same frame,
+// the same error at the same offset, the same bytes.
+func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		data := rapid.SliceOfN(rapid.Byte(), 0, 40).Draw(t, "data")
+		neg := rapid.Bool().Draw(t, "neg")
+		inv := byte(0)
+		if neg {
+			inv = 0xFF
+		}
+		b := rapid.SliceOfN(rapid.Byte(), 0, 3).Draw(t, "before")
+		pos := len(b)
+		b = appendFrame(b, data, 8*len(data), neg)
+		if rapid.Bool().Draw(t, "damage") {
+			i := rapid.IntRange(pos, len(b)-1).Draw(t, "at")
+			b[i] ^= rapid.Byte().Draw(t, "flip")
+		}
+		if rapid.Bool().Draw(t, "cut") {
+			b = b[:rapid.IntRange(pos, len(b)).Draw(t, "len")]
+		}
+		b = append(b, rapid.SliceOfN(rapid.Byte(), 0, 12).Draw(t, "after")...)
+		got, gerr := scanFrame(b, pos, inv)
+		want, werr := unitScanFrame(b, pos, inv)
+		if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("scanFrame(%x, %d) = %+v, %v; unit by unit %+v, %v", b, pos, got, gerr, want, werr)
+		}
+		if x, n, end := shortFrame(b, pos); end > 0 && !neg {
+			// The one-load reader claims only frames the general reader
+			// finds whole, and reads the same bytes.
+			var short [8]byte
+			binary.BigEndian.PutUint64(short[:], x)
+			w := make([]byte, want.units)
+			if werr != nil || want.bits != 8*n || want.units != n || want.end != end ||
+				unitUnframe(w, b, pos, want, 0) != nil || !bytes.Equal(w, short[:n]) {
+				t.Fatalf("shortFrame(%x, %d) = %x, %d, %d; general %+v, %v", b, pos, short[:n], n, end, want, werr)
+			}
+		} else if werr == nil && !neg && want.units >= 1 && want.units <= 7 && want.bits == 8*want.units &&
+			b[want.end-1] == 8 && pos+8 <= len(b) {
+			t.Fatalf("shortFrame(%x, %d) refuses a short whole frame %+v", b, pos, want)
+		}
+		if gerr != nil {
+			return
+		}
+		g, w := make([]byte, got.units), make([]byte, want.units)
+		gerr, werr = unframe(g, b, pos, got, inv), unitUnframe(w, b, pos, want, inv)
+		if !bytes.Equal(g, w) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("unframe(%x) = %x, %v; unit by unit %x, %v", b, g, gerr, w, werr)
+		}
+	})
+}
+
+// unitScanFrame is scanFrame with the last group read unit by unit, as
+// it was before the 64-bit tail.
+func unitScanFrame(b []byte, pos int, inv byte) (frame, error) {
+	if pos >= len(b) {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	if b[pos]^inv == emptyFrame {
+		return frame{end: pos + 1}, nil
+	}
+	if b[pos]^inv < 0x80 {
+		return frame{}, errAt(pos, ErrFraming, "no data unit where one must start")
+	}
+	inv64 := uint64(inv) * 0x0101010101010101
+	p, units := pos, 0
+	for p+9 <= len(b) {
+		h := binary.BigEndian.Uint64(b[p:p+8:p+8]) ^ inv64
+		if h&unitMarks != unitMarks {
+			break
+		}
+		p += 9
+		units += 8
+	}
+	// Units left in the last group, bit by bit.
+	bit := 0 // bit offset from p
+	for {
+		i := p + bit>>3
+		if i >= len(b) {
+			return frame{}, errAt(pos, ErrTruncated, "framed data")
+		}
+		if (b[i]^inv)<<(bit&7)&0x80 == 0 {
+			break
+		}
+		bit += 9
+		units++
+	}
+	// Padding: the rest of the byte holding the stop bit, all zero.
+	i := p + bit>>3
+	if bit&7 == 0 { // the stop bit opens a byte of padding
+		if b[i]^inv != 0 {
+			return frame{}, errAt(i, ErrFraming, "nonzero padding")
+		}
+	} else if (b[i]^inv)<<(bit&7) != 0 {
+		return frame{}, errAt(i, ErrFraming, "nonzero padding")
+	}
+	i++
+	if i >= len(b) {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	endb := b[i] ^ inv
+	switch {
+	case endb == 8, endb == 0 && inv != 0:
+		return frame{units: units, bits: units * 8, end: i + 1}, nil
+	case endb <= 7:
+		// 0 in ascending framing: the last unit holds no bits. The
+		// reference writes that for a fraction of whole bytes.
+		return frame{units: units, bits: (units-1)*8 + int(endb), end: i + 1}, nil
+	}
+	return frame{}, errAt(i, ErrFraming, "bad end byte")
+}
+
+// partial last byte are zero.
+// unitUnframe is unframe with the last group read byte by byte.
+func unitUnframe(dst, b []byte, pos int, f frame, inv byte) error {
+	inv64 := uint64(inv) * 0x0101010101010101
+	n := 0
+	for ; n+8 <= f.units; n += 8 {
+		g := b[pos : pos+9 : pos+9] // one bounds check for the group
+		h := binary.BigEndian.Uint64(g) ^ inv64
+		binary.BigEndian.PutUint64(dst[n:n+8:n+8], gather(h)|uint64(g[8]^inv))
+		pos += 9
+	}
+	if n < f.units {
+		// At most seven units and their stop bit: 64 bits from pos on.
+		var acc uint64
+		for i := range 8 {
+			if pos+i < len(b) {
+				acc |= uint64(b[pos+i]^inv) << (56 - 8*i)
+			}
+		}
+		for ; n < f.units; n++ {
+			dst[n] = byte(acc >> 55)
+			acc <<= 9
+		}
+	}
+	if f.units*8 > f.bits && dst[f.units-1]&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
+		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
+	}
+	return nil
+}
