@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/erlsext/sext/internal/termrep"
 	"github.com/erlsext/sext/term"
 )
 
@@ -342,8 +341,9 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 	if sign == 1 {
 		v.Neg(v)
 	}
-	// v is this decode's own: the term keeps it, uncopied.
-	return termrep.To[term.Term](termrep.BigInt(v)), p + n, nil
+	// term.BigInt copies v: one allocation more a bignum, the price of
+	// keeping etf, like term, on the standard library and public API only.
+	return term.BigInt(v), p + n, nil
 }
 
 // floatText reads FLOAT_EXT: 31 bytes of text, the number ending at the

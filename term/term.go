@@ -15,8 +15,6 @@ import (
 	"math/big"
 	"slices"
 	"unsafe"
-
-	"github.com/erlsext/sext/internal/termrep"
 )
 
 // Kind says which type of term a Term holds.
@@ -25,17 +23,17 @@ type Kind uint8
 // The kinds. Across kinds the encoding sorts Desc first, then numbers,
 // atoms, references, ports, pids, tuples, maps, lists and binaries.
 const (
-	KindList   Kind = termrep.List   // proper or improper list; the zero Term is []
-	KindDesc   Kind = termrep.Desc   // a term that sorts in descending order
-	KindInt    Kind = termrep.Int    // integer of any size
-	KindFloat  Kind = termrep.Float  // float64, never NaN or infinite when encoded
-	KindAtom   Kind = termrep.Atom   // atom
-	KindRef    Kind = termrep.Ref    // reference
-	KindPort   Kind = termrep.Port   // port
-	KindPid    Kind = termrep.Pid    // pid
-	KindTuple  Kind = termrep.Tuple  // tuple
-	KindMap    Kind = termrep.Map    // map
-	KindBinary Kind = termrep.Binary // binary or bitstring
+	KindList   Kind = iota // proper or improper list; the zero Term is []
+	KindDesc               // a term that sorts in descending order
+	KindInt                // integer of any size
+	KindFloat              // float64, never NaN or infinite when encoded
+	KindAtom               // atom
+	KindRef                // reference
+	KindPort               // port
+	KindPid                // pid
+	KindTuple              // tuple
+	KindMap                // map
+	KindBinary             // binary or bitstring
 )
 
 var kindNames = [...]string{
@@ -70,28 +68,31 @@ func (k Kind) String() string {
 // Compare, or the encoding as a key.
 type Term struct {
 	_ [0]func() // no ==: equal terms can differ in their pointers; use Equal
-	// r is the term itself, a termrep.Rep so that the decoders build terms
-	// with this package's layout, not a copy of it. Term has two fields and
-	// Rep four: the compiler keeps structs of up to four fields in
-	// registers (SSA), and a fifth made Compare twice as slow.
-	r termrep.Rep
+	// r is the term itself. Term has two fields and rep four: the
+	// compiler keeps structs of up to four fields in registers (SSA), and a
+	// fifth made Compare twice as slow.
+	r rep
 }
 
-// A Term is exactly a termrep.Rep, which termrep.To and termrep.Of rely on.
-var (
-	_ [unsafe.Sizeof(Term{}) - unsafe.Sizeof(termrep.Rep{})]struct{}
-	_ [unsafe.Sizeof(termrep.Rep{}) - unsafe.Sizeof(Term{})]struct{}
-	_ [0]struct{} = [unsafe.Offsetof(Term{}.r)]struct{}{}
-)
+// rep is a term: three machine words. Which fields mean what depends on
+// Kind, as the constructors below set them. Package sext's decoders
+// build terms around memory of their own through a copy of this layout,
+// which they check at init (sext's layout.go): keep the two in step.
+type rep struct {
+	Ptr  unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
+	Num  uint64         // int64 value, float bits, length or bit length
+	Kind uint8          // a Kind
+	Tail bool           // a list whose last element is an improper tail
+}
 
 // mk returns the term of kind k with the given pointer and number.
 func mk(k Kind, ptr unsafe.Pointer, num uint64) Term {
-	return Term{r: termrep.Rep{Kind: uint8(k), Ptr: ptr, Num: num}}
+	return Term{r: rep{Kind: uint8(k), Ptr: ptr, Num: num}}
 }
 
 // list returns the list of the n terms at ptr, the last its tail if tail.
 func list(ptr unsafe.Pointer, n int, tail bool) Term {
-	return Term{r: termrep.Rep{Kind: termrep.List, Ptr: ptr, Num: uint64(n), Tail: tail}}
+	return Term{r: rep{Kind: uint8(KindList), Ptr: ptr, Num: uint64(n), Tail: tail}}
 }
 
 // Equal reports whether t and u are the same term, as Equal(t, u) does.
@@ -147,7 +148,7 @@ func BigInt(b *big.Int) Term {
 	if b.IsInt64() {
 		return Int(b.Int64())
 	}
-	return Term{r: termrep.BigInt(new(big.Int).Set(b))}
+	return mk(KindInt, unsafe.Pointer(new(big.Int).Set(b)), 0)
 }
 
 // Float returns the float f. NaN and infinities can be held but not encoded:
@@ -273,7 +274,7 @@ func (r Ref) Term() Term { return mk(KindRef, unsafe.Pointer(&r), 0) }
 // Desc returns t wrapped so that it sorts in descending order: for any a
 // and b, Desc(a) sorts before Desc(b) exactly when a sorts after b. A Desc
 // sorts before every term that is not one.
-func Desc(t Term) Term { return Term{r: termrep.DescOf(unsafe.Pointer(&t))} }
+func Desc(t Term) Term { return mk(KindDesc, unsafe.Pointer(&t), 0) }
 
 // Int64 returns the integer's value. It panics if t is not an integer that
 // fits in an int64: test with IsInt64 first, as with math/big's Int.
