@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"math"
-	"math/big"
 	"strings"
 	"unsafe"
 )
@@ -379,19 +378,8 @@ func compareInts(a, b Term) int {
 // compareIntFloat compares exactly. Of an integer and a float of equal
 // value the integer sorts nearer zero, with -0.0 below 0 and 0.0 above.
 func compareIntFloat(i Term, f float64) int {
-	whole := math.Trunc(f)
-	var c int
-	if i.r.Ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
-		c = cmp.Compare(int64(i.r.Num), int64(whole))
-	} else {
-		w, _ := new(big.Float).SetFloat64(whole).Int(nil)
-		c = i.BigInt().Cmp(w)
-	}
-	if c != 0 {
+	if c := arithIntFloat(i, f); c != 0 {
 		return c
-	}
-	if frac := f - whole; frac != 0 {
-		return -cmp.Compare(frac, 0)
 	}
 	if math.Signbit(f) {
 		return 1
