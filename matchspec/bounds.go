@@ -238,14 +238,14 @@ func numberClass(c term.Term) []term.Term {
 	class := []term.Term{c}
 	if c.Kind() == term.KindInt {
 		f, _ := new(big.Float).SetInt(c.BigInt()).Float64()
-		if !math.IsInf(f, 0) && compareIntFloat(c, f) == 0 {
+		if !math.IsInf(f, 0) && term.CompareErlang(c, term.Float(f)) == 0 {
 			class = append(class, term.Float(f))
 		}
 	} else if f := c.Float(); f == math.Trunc(f) {
 		b, _ := new(big.Float).SetFloat64(f).Int(nil)
 		class = append(class, term.BigInt(b))
 	}
-	if compareValues(c, term.Int(0)) == 0 {
+	if term.CompareErlang(c, term.Int(0)) == 0 {
 		class = []term.Term{term.Float(math.Copysign(0, -1)), term.Int(0), term.Float(0)}
 	}
 	slices.SortFunc(class, term.Compare)
@@ -349,3 +349,5 @@ func maxHi(a, b []byte) []byte {
 }
 
 func bytesEqualHi(a, b []byte) bool { return (a == nil) == (b == nil) && bytes.Equal(a, b) }
+
+func isNumber(k term.Kind) bool { return k == term.KindInt || k == term.KindFloat }

@@ -105,20 +105,25 @@ func (e *expr) call(en *env, body bool) (term.Term, bool) {
 		}
 		argv[i] = v
 	}
+	// Erlang's term order: numbers by value (1 == 1.0) at any depth, map
+	// keys exactly, pids, ports and references as erts orders them. The
+	// planner bounds a scan only by constants whose Erlang order agrees
+	// with the encoding's (numbers, atoms, binaries, []), so filtering in
+	// this order never loses a key.
 	x, y := argv[0], argv[1]
 	switch e.fn {
 	case fLT:
-		return term.Bool(compareErlang(x, y) < 0), true
+		return term.Bool(term.CompareErlang(x, y) < 0), true
 	case fLE:
-		return term.Bool(compareErlang(x, y) <= 0), true
+		return term.Bool(term.CompareErlang(x, y) <= 0), true
 	case fGT:
-		return term.Bool(compareErlang(x, y) > 0), true
+		return term.Bool(term.CompareErlang(x, y) > 0), true
 	case fGE:
-		return term.Bool(compareErlang(x, y) >= 0), true
+		return term.Bool(term.CompareErlang(x, y) >= 0), true
 	case fEq:
-		return term.Bool(compareErlang(x, y) == 0), true
+		return term.Bool(term.CompareErlang(x, y) == 0), true
 	case fNe:
-		return term.Bool(compareErlang(x, y) != 0), true
+		return term.Bool(term.CompareErlang(x, y) != 0), true
 	case fExact:
 		return term.Bool(term.Equal(x, y)), true
 	case fNotExact:
