@@ -1,6 +1,7 @@
 package sext
 
 import (
+	"encoding/binary"
 	"errors"
 	"unicode/utf8"
 
@@ -36,6 +37,27 @@ func (s *scratchSpace) intern(b []byte) string {
 	name := string(b)
 	s.names[name] = name
 	return name
+}
+
+// A shortName is a name of up to seven bytes with those bytes, high
+// first, as one word: what decoder.atom reads in one load, matched
+// without hashing a string.
+type shortName struct {
+	x    uint64
+	name string
+}
+
+// shortName returns the interned name of the n bytes at the top of x,
+// through a small direct-mapped cache in front of intern.
+func (s *scratchSpace) shortName(x uint64, n int) string {
+	e := &s.short[x*0x9E3779B97F4A7C15>>59]
+	if e.x == x && len(e.name) == n {
+		return e.name
+	}
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], x)
+	e.x, e.name = x, s.intern(b[:n])
+	return e.name
 }
 
 var errAtomUTF8 = errors.New("atom is not valid UTF-8")

@@ -3,6 +3,7 @@ package sext
 import (
 	"encoding/binary"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,7 @@ type scratchSpace struct {
 	tbuf    []byte      // descending terms' inner bytes (transient)
 	enc     []byte      // the encoding a canonical decode compares with
 	names   map[string]string
+	short   [32]shortName // the last names of up to seven bytes, before names
 	bigTmp  big.Int // a float's large integer part
 }
 
@@ -56,11 +58,78 @@ func newDecoder(b []byte, o Options) decoder {
 }
 
 // useArena makes a plain decode of a compound term build it in the
-// pooled arena, to be copied out by keep; a leaf is built in direct mode,
-// where it takes at most two allocations anyway and no copy.
+// pooled arena, to be copied out by keep; a leaf, or a small key that
+// takes at most keep's two allocations when each part has its own, is
+// built in direct mode, with no copy.
 func (d *decoder) useArena() {
 	d.a.direct = !layoutOK || len(d.buf) == 0 ||
-		d.buf[0] != tagTuple && d.buf[0] != tagList && d.buf[0] != tagDesc
+		d.buf[0] != tagTuple && d.buf[0] != tagList && d.buf[0] != tagDesc ||
+		flatKey(d.buf)
+}
+
+// flatKey reports whether b is a short tuple of leaves and of tuples
+// of leaves that takes at most two allocations in direct mode, one for
+// each tuple and each non-empty binary, as {user, 42, <<"alice">>} and
+// {order, 7, {2024, 5, 1}, 9} do. It reads at most 64 bytes; anything it
+// does not recognise goes to the arena.
+func flatKey(b []byte) bool {
+	if len(b) > 64 || len(b) < 5 || b[0] != tagTuple {
+		return false
+	}
+	allocs, p, ok := 1, 5, true
+	for range binary.BigEndian.Uint32(b[1:]) {
+		if p+5 <= len(b) && b[p] == tagTuple {
+			allocs++
+			n := binary.BigEndian.Uint32(b[p+1:])
+			p += 5
+			for range n {
+				if p, ok = flatLeaf(b, p, &allocs); !ok {
+					return false
+				}
+			}
+		} else if p, ok = flatLeaf(b, p, &allocs); !ok {
+			return false
+		}
+	}
+	return allocs <= 2 && p == len(b)
+}
+
+// flatLeaf finds the end of a small integer, atom or binary at p for
+// flatKey, counting a non-empty binary's allocation. It only finds ends:
+// the decode that follows checks the bytes. Each leaf takes two bytes or
+// more, so flatKey's loops end within its 64 bytes whatever a count
+// claims.
+func flatLeaf(b []byte, p int, allocs *int) (int, bool) {
+	if p+2 > len(b) {
+		return 0, false
+	}
+	switch b[p] {
+	case tagPos4: // with the low bit clear, not a float
+		if p+5 <= len(b) && b[p+4]&1 == 0 {
+			return p + 5, true
+		}
+	case tagNeg4: // likewise, set; and not a bignum's lead-in
+		if p+5 <= len(b) && b[p+4]&1 == 1 && binary.BigEndian.Uint32(b[p+1:])>>1 != max31 {
+			return p + 5, true
+		}
+	case tagAtom, tagBinary:
+		if b[p+1] == emptyFrame {
+			return p + 2, true
+		}
+		if b[p] == tagBinary {
+			if *allocs++; *allocs > 2 {
+				return 0, false
+			}
+		}
+		if m := ^load64(b, p+1) & unitMarks; m != 0 {
+			// Up to seven units: the first missing marker is the
+			// stop bit, and the end byte follows its byte.
+			return p + 1 + 9*(bits.LeadingZeros64(m)/9)>>3 + 2, true
+		}
+		f, err := findFrame(b, p+1)
+		return f.end, err == nil
+	}
+	return 0, false
 }
 
 // keep ends a plain decode: a term built in the arena is copied out of
@@ -288,6 +357,9 @@ func (d *decoder) atom(pos int) (term.Term, int, error) {
 	var name []byte
 	x, n, end := shortFrame(d.buf, pos+1)
 	if end > 0 {
+		if x &= ^uint64(0) << (64 - 8*n); x&0x8080808080808080 == 0 {
+			return term.Atom(d.shortName(x, n)), end, nil // ASCII: Latin-1 and UTF-8 alike
+		}
 		binary.BigEndian.PutUint64(short[:], x)
 		name = short[:n]
 	} else {

@@ -214,15 +214,15 @@ func unframe(dst, b []byte, pos int, f frame, inv byte) error {
 // number and the offset after the frame; end is 0 for any other frame,
 // which scanFrame and unframe read as they always do.
 func shortFrame(b []byte, pos int) (x uint64, units, end int) {
-	if pos+8 > len(b) {
+	if pos >= len(b) {
 		return 0, 0, 0
 	}
-	h := binary.BigEndian.Uint64(b[pos : pos+8 : pos+8])
+	h := load64(b, pos)
 	m := ^h & unitMarks
 	units = bits.LeadingZeros64(m) / 9 // the first marker missing
 	bit := 9 * units
 	i := pos + bit>>3
-	if units == 0 || m == 0 || b[i]<<(bit&7) != 0 || i+1 >= len(b) || b[i+1] != 8 {
+	if units == 0 || m == 0 || i+1 >= len(b) || b[i]<<(bit&7) != 0 || b[i+1] != 8 {
 		return 0, 0, 0
 	}
 	return gather(h), units, i + 2
@@ -231,8 +231,21 @@ func shortFrame(b []byte, pos int) (x uint64, units, end int) {
 // load64 reads the eight bytes at b[p:] big-endian, with zeros for those
 // past the end of b.
 func load64(b []byte, p int) uint64 {
-	if p+8 <= len(b) {
-		return binary.BigEndian.Uint64(b[p : p+8 : p+8])
+	if p+8 > len(b) {
+		return load64Tail(b, p)
+	}
+	return binary.BigEndian.Uint64(b[p:])
+}
+
+// load64Tail is load64 near the end of b, kept out of line so that load64
+// itself inlines.
+//
+//go:noinline
+func load64Tail(b []byte, p int) uint64 {
+	if len(b) >= 8 && p < len(b) {
+		// The last eight bytes, shifted up past those before p: a frame
+		// at the end of a key, the commonest short read, in one load.
+		return binary.BigEndian.Uint64(b[len(b)-8:]) << (8 * uint(p+8-len(b)))
 	}
 	var x uint64
 	for i := 0; i < 8; i++ {

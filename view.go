@@ -54,8 +54,9 @@ func (o Options) View(b []byte) View {
 	return View{b: b, utf8: o.UTF8Atoms, limit: int32(min(o.maxDepth(), math.MaxInt32))}
 }
 
-// maxDepth is the depth limit.
-func (v View) maxDepth() int {
+// maxDepth is the depth limit. A pointer receiver: a value one copies
+// the View through memory on every call, which costs more than the check.
+func (v *View) maxDepth() int {
 	if v.limit > 0 {
 		return int(v.limit)
 	}
@@ -208,8 +209,9 @@ func (v View) header() (int, int, error) {
 // Elem returns a View of element i (from 0) of a tuple or a list. It
 // skips, and checks, the elements before it.
 func (v View) Elem(i int) (View, error) {
-	if p, ok := v.quickElem(i); ok {
-		return View{b: v.b, pos: p, depth: v.depth + 1, limit: v.limit, utf8: v.utf8}, nil
+	if p := quickElem(v.b, v.pos, int(v.depth), v.maxDepth(), v.utf8, i); p > 0 {
+		v.pos, v.depth = p, v.depth+1
+		return v, nil
 	}
 	return v.elem(i)
 }
@@ -262,18 +264,18 @@ func (v View) elem(i int) (View, error) {
 	return View{}, v.kindErr("a tuple or list")
 }
 
-// quickElem finds element i of a well-formed tuple whose elements before
-// it are small integers, atoms or binaries: the commonest keys, read
-// without setting up a skipper. Anything else, errors included, is left
-// to the general path.
-func (v View) quickElem(i int) (int, bool) {
-	b, pos := v.b, v.pos
-	if pos+5 > len(b) || b[pos] != tagTuple || int(v.depth) >= v.maxDepth() {
-		return 0, false
+// quickElem finds element i of a well-formed tuple at pos whose elements
+// before it are small integers, atoms or binaries: the commonest keys,
+// read without setting up a skipper. Anything else, errors included, is
+// left to the general path (0). It takes a View's fields rather than the
+// View, which the compiler would copy through the stack.
+func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
+	if pos+5 > len(b) || b[pos] != tagTuple || depth >= limit {
+		return 0
 	}
 	n := uint64(binary.BigEndian.Uint32(b[pos+1:]))
 	if n*minTermLen > uint64(len(b)-pos-5) || i < 0 || uint64(i) >= n {
-		return 0, false
+		return 0
 	}
 	p := pos + 5
 	for range i {
@@ -281,22 +283,22 @@ func (v View) quickElem(i int) (int, bool) {
 			p += 5
 			continue
 		}
-		if b[p] == tagAtom && !v.utf8 {
+		if b[p] == tagAtom && !utf8 {
 			if end := shortWholeFrame(b, p+1); end > 0 {
 				p = end
 				continue
 			}
 		}
-		end, _, ok := quickLeaf(b, p, v.utf8)
-		if !ok && p < len(b) && b[p] == tagDesc && int(v.depth)+1 < v.maxDepth() {
-			end, _, ok = quickDesc(b, p, v.utf8)
+		end, _, ok := quickLeaf(b, p, utf8)
+		if !ok && p < len(b) && b[p] == tagDesc && depth+1 < limit {
+			end, _, ok = quickDesc(b, p, utf8)
 		}
 		if !ok {
-			return 0, false
+			return 0
 		}
 		p = end
 	}
-	return p, true
+	return p
 }
 
 // first returns the first element of the list v, or a View at -1 when
@@ -401,17 +403,25 @@ func (v View) Entry(i int) (key, value View, err error) {
 // Int64 returns the value of an integer. An integer beyond int64 is an
 // error wrapping ErrRange; a float is not an integer (ErrKind).
 func (v View) Int64() (int64, error) {
-	b, pos := v.b, v.pos
-	if pos+5 <= len(b) {
-		w := binary.BigEndian.Uint32(b[pos+1:])
-		switch {
-		case b[pos] == tagPos4 && w&1 == 0:
-			return int64(w >> 1), nil
-		case b[pos] == tagNeg4 && w&1 == 1:
-			return -int64(max31 - w>>1), nil
-		}
+	if n, ok := smallInt64(v.b, v.pos); ok {
+		return n, nil
 	}
 	return v.bigInt64()
+}
+
+// smallInt64 reads the 31-bit integer forms, which most keys hold.
+func smallInt64(b []byte, pos int) (int64, bool) {
+	if pos < 0 || pos+5 > len(b) {
+		return 0, false
+	}
+	w := binary.BigEndian.Uint32(b[pos+1:])
+	switch {
+	case b[pos] == tagPos4 && w&1 == 0:
+		return int64(w >> 1), true
+	case b[pos] == tagNeg4 && w&1 == 1:
+		return -int64(max31 - w>>1), true
+	}
+	return 0, false
 }
 
 // bigInt64 is Int64 of the bignum forms, and of what is not an integer.
