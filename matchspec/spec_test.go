@@ -31,6 +31,11 @@ func TestMatchSemantics(t *testing.T) {
 		{"=< across int and float", `[{{'$1'},[{'=<','$1',1.0}],[ok]}]`, `{1}`, `ok`},
 		{"big int against float", `[{{'$1'},[{'>','$1',9007199254740992.0}],[ok]}]`, `{9007199254740993}`, `ok`},
 		{"number below atom", `[{{'$1'},[{'<','$1',a}],[ok]}]`, `{1000000}`, `ok`},
+		// Erlang's order of pids, ports and references, not the bytes'
+		// (OTP 25's ets:match_spec_run gives ok for all three).
+		{"pids by serial before id", `[{{'$1'},[{'<','$1',#Pid<'a@h',30,2,0>}],[ok]}]`, `{#Pid<'a@h',900,0,0>}`, `ok`},
+		{"ports by creation before id", `[{{'$1'},[{'<','$1',#Port<'b@h',433,3>}],[ok]}]`, `{#Port<'b@h',722,1>}`, `ok`},
+		{"a reference == one with a zero high word", `[{{'$1'},[{'==','$1',#Ref<'a@h',1,7>}],[ok]}]`, `{#Ref<'a@h',1,7,0>}`, `ok`},
 		{"=/= and /=", `[{{'$1'},[{'/=','$1',2},{'=/=','$1',2.0}],[ok]}]`, `{2.0}`, `nomatch`},
 		{"head matches exactly", `[{{1},[],[ok]}]`, `{1.0}`, `nomatch`},
 		{"repeated variable", `[{{'$1','$1'},[],[ok]}]`, `{a,b}`, `nomatch`},

@@ -24,9 +24,9 @@ var commands = map[string]command{
 	"match":   {"match a term against a pattern", runMatch},
 	"compare": {"compare two terms in sext order", runCompare},
 	"sort":    {"sort terms in sext order", runSort},
-	"db":      {"an ordered term store: put, get, del, scan, load, stats, check, watch", runDB},
+	"db":      {"an ordered term store: put, get, del, scan, load, stats, check, select, explain, index, watch", runDB},
 	"etf":     {"encode and decode Erlang's External Term Format (term_to_binary)", runETF},
-	"demo":    {"load an order book into a store and run pattern scans", runDemo},
+	"demo":    {"load an order book into a store and run pattern scans, selects and an index", runDemo},
 }
 
 func main() {
