@@ -41,7 +41,7 @@ type scratchSpace struct {
 	enc     []byte      // the encoding a canonical decode compares with
 	names   map[string]string
 	short   [32]shortName // the last names of up to seven bytes, before names
-	bigTmp  big.Int // a float's large integer part
+	bigTmp  big.Int       // a float's large integer part
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratchSpace) }}
