@@ -22,7 +22,7 @@ import (
 //
 // Keys that do not decode: a Matcher checks the bytes it reads as Decode
 // does, so on such a key it returns Decode's own *DecodeError, unless it
-// has found the key not to match before reaching the bad bytes, in which
+// has found from the bytes it read that the key cannot match, in which
 // case it reports no match. It never reports a match for a key that
 // Decode refuses. A Matcher is safe for concurrent use.
 type Matcher struct {
@@ -37,6 +37,11 @@ type Matcher struct {
 	// cannot compare it, and a key that matches the rest is confirmed
 	// with Decode and Match.
 	confirm bool
+	// last: the encoding of a small integer that ends every key the
+	// pattern matches, as 500000 ends {order,'_','_',500000}, or nil. A
+	// key that ends otherwise is refuted without a walk, unless it ends
+	// as the integer's other forms do (see endsAs).
+	last []byte
 }
 
 type mop uint8
@@ -84,7 +89,35 @@ func (o Options) CompileMatch(pattern term.Term) (*Matcher, error) {
 		return nil, err
 	}
 	m.root = root
+	m.last = lastInt(&m.root)
 	return m, nil
+}
+
+// lastInt returns the literal that ends every key matching n: the last
+// element of a tuple (of the last element of a tuple ...) when it is a
+// small integer, whose one encoding the encoder writes is five bytes.
+func lastInt(n *mnode) []byte {
+	for n.op == opTuple && len(n.kids) > 0 {
+		n = &n.kids[len(n.kids)-1]
+	}
+	if b := n.lit; n.op == opLit && len(b) == 5 {
+		if _, ok := smallInt64(b, 0); ok {
+			return b
+		}
+	}
+	return nil
+}
+
+// endsAs reports whether key may end with an integer whose encoding is
+// last: it ends with those bytes, or with 0x00 or 0xFF, the last byte of
+// the integer's other forms (bignum forms, whose last byte is the flag,
+// and zero's 32-bit negative form).
+func endsAs(key, last []byte) bool {
+	if len(key) == 0 || bytes.HasSuffix(key, last) {
+		return true
+	}
+	c := key[len(key)-1]
+	return c == 0x00 || c == 0xFF
 }
 
 type compiler struct {
@@ -282,6 +315,9 @@ func (m *Matcher) slow(key []byte) (term.Term, Bindings, bool, error) {
 }
 
 func (m *Matcher) walk(w *walker, key []byte) (verdict, error) {
+	if m.last != nil && !endsAs(key, m.last) {
+		return no, nil
+	}
 	w.s = newSkipper(key, m.opts)
 	if len(m.names) > len(w.fixed) {
 		w.more = make([][]byte, len(m.names))

@@ -475,3 +475,47 @@ func TestCompiledMatchOddBigFloat(t *testing.T) {
 		}
 	}
 }
+
+// A pattern that ends with a small integer refutes, without a walk, a key
+// that ends otherwise, but not one that ends as the integer's other
+// forms do.
+func TestMatcherLastInt(t *testing.T) {
+	for _, c := range []struct {
+		pattern, hex string
+		want         bool
+		err          bool // the walk reports Decode's error
+	}{
+		// {2, 1}, the 1 in bignum form, whose last byte is the flag 00.
+		{"{'_', 1}", "10000000020a000000040bffc060200800", true, false},
+		{"{2, '$1'}", "10000000020a000000040bffc060200800", true, false},
+		// {a, 0}, the 0 written as -0, ending FF.
+		{"{a, 0}", "10000000020cb0800809ffffffff", true, false},
+		// The canonical forms.
+		{"{order, '_', '_', 7}", "10000000040cb7dcac965b9008" + "0a00000002" + "0a00000006" + "0a0000000e", true, false},
+		{"{order, '_', '_', 8}", "10000000040cb7dcac965b9008" + "0a00000002" + "0a00000006" + "0a0000000e", false, false},
+		// A key whose middle does not decode: refuted by its end, where
+		// the walk would have met the bad bytes.
+		{"{order, '_', 7}", "10000000030cb7dcac965b9008" + "ee" + "0a0000000c", false, false},
+		// The same key ending as the integer's other forms may: walked,
+		// so the bad bytes are reported.
+		{"{order, '_', 7}", "10000000030cb7dcac965b9008" + "ee" + "0a00000100", false, true},
+	} {
+		p := mustParse(t, c.pattern)
+		m, err := CompileMatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := mustHex(t, c.hex)
+		ok, err := m.Matches(key)
+		if ok != c.want || (err != nil) != c.err {
+			t.Errorf("%s against %s: %v, %v; want %v and an error: %v", c.pattern, c.hex, ok, err, c.want, c.err)
+		}
+		if x, derr := Decode(key); derr == nil {
+			if _, want := Match(p, x); want != c.want {
+				t.Errorf("bad case: Match(%s, %s) = %v", p, x, want)
+			}
+		} else if !c.err && c.want {
+			t.Errorf("bad case: %s does not decode: %v", c.hex, derr)
+		}
+	}
+}
