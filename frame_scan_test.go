@@ -37,6 +37,9 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 		if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 			t.Fatalf("scanFrame(%x, %d) = %+v, %v; unit by unit %+v, %v", b, pos, got, gerr, want, werr)
 		}
+		if _, _, end := shortFrame(b, pos); end != shortWholeFrame(b, pos) && pos+8 <= len(b) {
+			t.Fatalf("shortWholeFrame(%x, %d) = %d; shortFrame ends at %d", b, pos, shortWholeFrame(b, pos), end)
+		}
 		if x, n, end := shortFrame(b, pos); end > 0 && !neg {
 			// The one-load reader claims only frames the general reader
 			// finds whole, and reads the same bytes.

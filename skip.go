@@ -399,11 +399,11 @@ func shortWholeFrame(b []byte, pos int) int {
 	if pos+8 > len(b) {
 		return 0
 	}
-	m := ^binary.BigEndian.Uint64(b[pos:]) & unitMarks
-	units := bits.LeadingZeros64(m) / 9 // the first marker missing
-	bit := 9 * units
+	// The first marker missing is the stop bit; with none missing, seven
+	// units end at the word's last bit.
+	bit := 9 * (bits.LeadingZeros64(^binary.BigEndian.Uint64(b[pos:])&unitMarks) / 9)
 	i := pos + bit>>3
-	if units == 0 || m == 0 || b[i]<<(bit&7) != 0 || i+1 >= len(b) || b[i+1] != 8 {
+	if bit == 0 || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^8) != 0 {
 		return 0
 	}
 	return i + 2
