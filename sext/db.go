@@ -39,7 +39,8 @@ subcommands:
   select SPEC        run an Erlang match specification over the keys its
                      plan allows; flags: --limit N, --reverse,
                      --keys-only, --after TOKEN (a "next:" token)
-  explain SPEC       print the plan's byte ranges; --count reads them
+  explain SPEC       print the byte ranges, or the index entries, that
+                     select reads; --count reads them
   index SUBCOMMAND   secondary indexes: create, drop, list, check, scan
                      (sext db index --help)
   watch PATTERN      (--etcd only) print each change to a key that matches

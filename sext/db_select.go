@@ -33,11 +33,19 @@ A key that is no sext encoding is reported on stderr in hex and skipped;
 the exit status is then 1.`
 
 const explainAbout = `
-Print the byte ranges a select of SPEC reads, merged over its clauses:
-one line a range, "N<TAB>LOWER<TAB>UPPER<TAB>CLAUSES", the bounds in hex
-("-" for none; LOWER is included, UPPER is not) and the clauses, counted
-from 1, whose keys may lie in it. With --count, two more columns: the
-keys in the range and the rows the select takes from it.`
+Print what a select of SPEC reads. Mostly that is the byte ranges of its
+plan, merged over its clauses: one line a range,
+"N<TAB>LOWER<TAB>UPPER<TAB>CLAUSES", the bounds in hex ("-" for none;
+LOWER is included, UPPER is not) and the clauses, counted from 1, whose
+keys may lie in it. When the store has an index that answers SPEC's one
+clause and the plan would read every key the index covers, select reads
+that index's entries of the clause's value instead, and explain prints
+that alone, as one line "index NAME<TAB>LOWER<TAB>UPPER<TAB>CLAUSES"
+with the entries' bounds in hex. With --count, two more columns: the
+keys in the range (for an index, the entries select reads) and the rows
+the select takes from it.
+
+  sext db --dir D explain --count "[{{order,'_','_',500000},[],['$_']}]"`
 
 // parseSpec parses the SPEC argument, reporting an error as the other
 // subcommands report a bad TERM.
@@ -109,7 +117,7 @@ func dbSelect(c *dbCall, args []string) int {
 
 func dbExplain(c *dbCall, args []string) int {
 	fs := c.flags()
-	count := fs.Bool("count", false, "also count the keys in each range and the rows taken from it (reads the store)")
+	count := fs.Bool("count", false, "also count the keys in each range (or the index entries select reads) and the rows taken from them")
 	args, status, ok := c.parse(fs, args, -1, "")
 	if !ok {
 		return status
@@ -118,34 +126,75 @@ func dbExplain(c *dbCall, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	var s *store.Store
-	if *count {
-		if s, ok = c.openExisting(); !ok {
-			return exitFail
-		}
+	// The store's index definitions decide whether select reads an
+	// index, so explain opens the store even without --count.
+	s, ok := c.openExisting()
+	if !ok {
+		return exitFail
 	}
 	out := newSession(c.stdout, c.stderr)
+	if p, ok, err := s.SelectIndex(c.ctx, spec); err != nil {
+		out.fail("", err)
+	} else if ok {
+		explainIndex(c.ctx, out, s, spec, p, *count)
+	} else {
+		explainPlan(c.ctx, out, s, spec, *count)
+	}
+	return c.close(s, out.finish())
+}
+
+// explainPlan prints the plan's ranges, and with count what each holds.
+func explainPlan(ctx context.Context, out *session, s *store.Store, spec *matchspec.Spec, count bool) {
 	for i, r := range spec.Plan() {
-		clauses := make([]string, len(r.Clauses))
-		for j, c := range r.Clauses {
-			clauses[j] = strconv.Itoa(c + 1)
-		}
-		line := fmt.Sprintf("%d\t%s\t%s\t%s", i+1, hexOrDash(r.Lower), hexOrDash(r.Upper), strings.Join(clauses, ","))
-		if *count {
-			keys, rows, err := countRange(c.ctx, s, spec, r)
+		line := fmt.Sprintf("%d\t%s\t%s\t%s", i+1, hexOrDash(r.Lower), hexOrDash(r.Upper), clauseList(r.Clauses))
+		if count {
+			keys, rows, err := countRange(ctx, s, spec, r)
 			if err != nil {
 				out.fail("", err)
-				break
+				return
 			}
 			line += fmt.Sprintf("\t%d\t%d", keys, rows)
 		}
 		fmt.Fprintln(out.out, line)
 	}
-	status = out.finish()
-	if s != nil {
-		return c.close(s, status)
+}
+
+// explainIndex prints the index entries a select reads in place of the
+// plan. Its count is the select's own: run keys-only, it reads the same
+// entries and takes the same rows.
+func explainIndex(ctx context.Context, out *session, s *store.Store, spec *matchspec.Spec, p store.IndexPlan, count bool) {
+	line := fmt.Sprintf("index %s\t%s\t%s\t%s", p.Index, hexOrDash(p.Lower), hexOrDash(p.Upper), clauseList(p.Clauses))
+	if count {
+		var st store.SelectStats
+		for _, err := range s.Select(ctx, spec, store.SelectOptions{KeysOnly: true, Stats: &st}) {
+			if err != nil {
+				out.fail("", err)
+				return
+			}
+		}
+		if st.Index != p.Index { // the definitions changed in between
+			out.fail("", fmt.Errorf("the select read %s, not index %s: run explain again", orPlan(st.Index), p.Index))
+			return
+		}
+		line += fmt.Sprintf("\t%d\t%d", st.KeysRead, st.Rows)
 	}
-	return status
+	fmt.Fprintln(out.out, line)
+}
+
+func orPlan(index string) string {
+	if index == "" {
+		return "the plan"
+	}
+	return "index " + index
+}
+
+// clauseList numbers clauses from 1, comma-separated.
+func clauseList(cs []int) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = strconv.Itoa(c + 1)
+	}
+	return strings.Join(s, ",")
 }
 
 func hexOrDash(b []byte) string {

@@ -284,11 +284,7 @@ func (d *demo) queries() error {
 		if i == 4 {
 			d.scan5 = elapsed
 		}
-		plural := "s"
-		if count == 1 {
-			plural = ""
-		}
-		fmt.Fprintf(d.out.out, "\n%d. %s\n   %s\n   %s row%s in %s\n", i+1, q.title, q.how, commas(int64(count)), plural, round(elapsed))
+		fmt.Fprintf(d.out.out, "\n%d. %s\n   %s\n   %s in %s\n", i+1, q.title, q.how, counted(int64(count), "row"), round(elapsed))
 		for _, e := range rows {
 			d.printRow(e)
 		}

@@ -55,7 +55,7 @@ func (d *demo) selects() error {
 			}
 		}
 		elapsed := time.Since(start)
-		fmt.Fprintf(d.out.out, "   %s rows in %s, %s keys read\n", commas(st.Rows), round(elapsed), commas(st.KeysRead))
+		fmt.Fprintf(d.out.out, "   %s in %s, %s read\n", counted(st.Rows, "row"), round(elapsed), counted(st.KeysRead, "key"))
 		for _, r := range rows {
 			d.printRow(store.Entry{Key: r.Key, Value: r.Value})
 		}
@@ -86,8 +86,8 @@ func (d *demo) scanFiltered(lo, hi, want int64) error {
 			kept++
 		}
 	}
-	fmt.Fprintf(d.out.out, "   against Scan %s filtered in Go: %s rows in %s, %s keys read\n",
-		all, commas(kept), round(time.Since(start)), commas(read))
+	fmt.Fprintf(d.out.out, "   against Scan %s filtered in Go: %s in %s, %s read\n",
+		all, counted(kept, "row"), round(time.Since(start)), counted(read, "key"))
 	if kept != want {
 		return fmt.Errorf("demo: the select found %d rows, the filtered scan %d", want, kept)
 	}

@@ -27,6 +27,15 @@ func commas(n int64) string {
 	return b.String()
 }
 
+// counted writes n with commas and the noun, plural unless n is 1:
+// "1 key", "3,000 keys". The nouns the reports count take an s.
+func counted(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return commas(n) + " " + noun + "s"
+}
+
 // humanBytes writes a size in B, KB, MB or GB (powers of 1024).
 func humanBytes(n uint64) string {
 	switch {

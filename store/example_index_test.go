@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
@@ -81,4 +82,31 @@ func ExampleIndexEntry_Continuation() {
 	// 1 {se,25} {user,4,25,se}
 	// 1 {se,31} {user,0,31,se}
 	// 2 {se,40} {user,3,40,se}
+}
+
+// SelectIndex tells beforehand whether a Select reads an index instead
+// of its specification's plan, as sext db explain does.
+func ExampleStore_SelectIndex() {
+	s, done := tempStore()
+	defer done()
+	ctx := context.Background()
+	s.CreateIndex(ctx, "order_id", term.Tuple(term.Atom("order"), term.Atom("_"), term.Atom("$1")), nil)
+	for _, text := range []string{
+		"[{{order,'_',7},[],['$_']}]",  // by the order id: every order's prefix, so the index
+		"[{{order,42,'_'},[],['$_']}]", // customer 42: the prefix bounds the scan
+	} {
+		p, ok, err := s.SelectIndex(ctx, matchspec.MustParse(text))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if ok {
+			fmt.Printf("%s: index %s, value %v, clauses %v\n", text, p.Index, p.Value, p.Clauses)
+		} else {
+			fmt.Printf("%s: the plan's ranges\n", text)
+		}
+	}
+	// Output:
+	// [{{order,'_',7},[],['$_']}]: index order_id, value 7, clauses [0]
+	// [{{order,42,'_'},[],['$_']}]: the plan's ranges
 }

@@ -73,7 +73,7 @@ func (r Row) Continuation() string {
 // and checks ctx between keys; or, when an index answers the spec's one
 // clause and the plan would read every key the index covers, that
 // index's entries of the clause's value (see select_index.go;
-// SelectStats.Index names it).
+// SelectStats.Index names it, and SelectIndex reports it beforehand).
 //
 // Paging: with Limit, take the last row's Continuation and pass it as
 // After to get the next page (which may be empty). A resumed select reads
@@ -102,7 +102,9 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 		if sel.stats == nil {
 			sel.stats = new(SelectStats)
 		}
-		if ix, v, ok := s.selectIndex(ctx, spec); ok {
+		// An error reading the index definitions leaves the plan to
+		// answer, as it would without indexes.
+		if ix, v, ok, _ := s.selectIndex(ctx, spec); ok {
 			sel.selectByIndex(ix, v, after, yield)
 			return
 		}

@@ -23,20 +23,64 @@ import (
 // select's must, and a token (a data key) resumes inside the entries.
 // The clause's guards and body run on each key as they would on a scan.
 
-// selectIndex returns the index and value that can answer spec, if any.
-func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (*index, term.Term, bool) {
+// IndexPlan is how a Select reads an index in place of its
+// specification's plan (matchspec.Spec.Plan): one byte range of the
+// index's entries, those of one index value.
+type IndexPlan struct {
+	Index string    // the index's name
+	Value term.Term // the index value whose entries are read
+	// Lower and Upper bound the entries' keys in the store's reserved
+	// range (Lower included, Upper not); a continuation token cuts them
+	// as it cuts a plan's range.
+	Lower, Upper []byte
+	// Clauses are the specification's clauses, counted from 0, that run
+	// on each entry's data key: the one clause an index answers.
+	Clauses []int
+}
+
+// SelectIndex reports whether a Select of spec reads an index instead of
+// spec.Plan's ranges, and if so which entries: the decision Select makes,
+// for explaining a select before running it. ok is false when Select
+// reads the plan. The error is one reading the index definitions.
+func (s *Store) SelectIndex(ctx context.Context, spec *matchspec.Spec) (p IndexPlan, ok bool, err error) {
+	if s.closed.Load() {
+		return IndexPlan{}, false, ErrClosed
+	}
+	ix, v, ok, err := s.selectIndex(ctx, spec)
+	if !ok {
+		return IndexPlan{}, false, err
+	}
+	lo, hi, err := s.entryRange(ix, v)
+	if err != nil {
+		return IndexPlan{}, false, err
+	}
+	return IndexPlan{Index: ix.Name, Value: v, Lower: lo, Upper: hi, Clauses: []int{0}}, true, nil
+}
+
+// entryRange returns the byte range of ix's entries of the value v.
+func (s *Store) entryRange(ix *index, v term.Term) (lo, hi []byte, err error) {
+	head, err := s.codec.Append(bytes.Clone(ix.head), v)
+	if err != nil {
+		return nil, nil, err
+	}
+	return head, prefixEnd(head), nil
+}
+
+// selectIndex returns the index and value that can answer spec, if any;
+// the error is one reading the definitions (Select then reads the plan).
+func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (*index, term.Term, bool, error) {
 	src := spec.Term()
 	if spec.Len() != 1 || src.Kind() != term.KindList || src.Len() != 1 {
-		return nil, term.Term{}, false
+		return nil, term.Term{}, false, nil
 	}
 	cl := src.Elems()[0]
 	if cl.Kind() != term.KindTuple || cl.Len() != 3 {
-		return nil, term.Term{}, false
+		return nil, term.Term{}, false, nil
 	}
 	head := cl.Elems()[0]
 	c, err := s.current(ctx)
 	if err != nil {
-		return nil, term.Term{}, false // the plan answers without indexes
+		return nil, term.Term{}, false, err
 	}
 	plan := spec.Plan()
 	for _, ix := range c.list {
@@ -47,9 +91,9 @@ func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (*index, 
 		if !ok || !ground(v) || !covers(plan, ix.lower, ix.upper) {
 			continue
 		}
-		return ix, v, true
+		return ix, v, true, nil
 	}
-	return nil, term.Term{}, false
+	return nil, term.Term{}, false, nil
 }
 
 // covers reports whether some range of plan holds all of [lo, hi): the
@@ -93,12 +137,12 @@ func ground(t term.Term) bool {
 // selectByIndex runs a select over the entries of ix under v.
 func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield func(Row, error) bool) {
 	s := sel.s
-	head, err := s.codec.Append(bytes.Clone(ix.head), v)
+	lo, hi, err := s.entryRange(ix, v)
 	if err != nil {
 		yield(Row{}, err)
 		return
 	}
-	lo, hi := head, prefixEnd(head)
+	head := lo
 	if after != nil {
 		at := append(bytes.Clone(head), after...)
 		var ok bool

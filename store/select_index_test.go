@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -99,5 +100,82 @@ func TestSelectUsesIndex(t *testing.T) {
 				t.Errorf("%s reverse=%v paged: %v, want %v", tc.spec, reverse, paged, want)
 			}
 		}
+	}
+}
+
+// TestSelectIndexPlan: SelectIndex reports the decision Select makes,
+// and the entries' range it gives holds exactly the keys Select reads.
+func TestSelectIndexPlan(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := s.NewBatch()
+	for i := range 600 {
+		b.Put(term.Tuple(term.Atom("order"), term.Int(int64(i%20)), term.Int(int64(i)), term.Int(int64(i%150))), nil)
+	}
+	if err := s.Apply(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateIndex(ctx, "order_id", term.Tuple(term.Atom("order"), term.Atom("_"), term.Atom("_"), term.Atom("$1")), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		spec  string
+		index string    // the index Select reads, or none
+		value term.Term // the index value it reads
+		keys  int64     // the entries it reads
+	}{
+		{"[{{order,'_','_',7},[],['$_']}]", "order_id", term.Int(7), 4},
+		{"[{{order,'$1','_',7},[{'=/=','$1',7}],['$1']}]", "order_id", term.Int(7), 4},
+		{"[{{order,'_','_',999},[],['$_']}]", "order_id", term.Int(999), 0},
+		{"[{{order,7,'_',7},[],['$_']}]", "", term.Term{}, 0},                   // the prefix bounds it
+		{"[{{order,'_','_','$1'},[{'==','$1',7}],['$_']}]", "", term.Term{}, 0}, // a guard is no constant
+		{"[{{order,'_','_',7},[],['$_']},{{order,1,'_','_'},[],['$_']}]", "", term.Term{}, 0},
+	} {
+		spec := matchspec.MustParse(tc.spec)
+		p, ok, err := s.SelectIndex(ctx, spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec, err)
+		}
+		var st store.SelectStats
+		for _, err := range s.Select(ctx, spec, store.SelectOptions{Stats: &st, KeysOnly: true}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if p.Index != st.Index || ok != (st.Index != "") {
+			t.Errorf("%s: SelectIndex says %q (ok %v), Select read %q", tc.spec, p.Index, ok, st.Index)
+		}
+		if p.Index != tc.index {
+			t.Errorf("%s: index %q, want %q", tc.spec, p.Index, tc.index)
+		}
+		if !ok {
+			continue
+		}
+		if !term.Equal(p.Value, tc.value) || !slices.Equal(p.Clauses, []int{0}) {
+			t.Errorf("%s: value %v clauses %v, want %v [0]", tc.spec, p.Value, p.Clauses, tc.value)
+		}
+		// The range, read through the seam, holds what Select read.
+		it, err := s.KV().NewIter(ctx, p.Lower, p.Upper, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for it.Next() {
+			n++
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if n != tc.keys || n != st.KeysRead {
+			t.Errorf("%s: %d entries in [%x, %x), Select read %d, want %d", tc.spec, n, p.Lower, p.Upper, st.KeysRead, tc.keys)
+		}
+	}
+	s.Close()
+	if _, _, err := s.SelectIndex(ctx, matchspec.MustParse("[{{order,'_','_',7},[],['$_']}]")); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("SelectIndex on a closed store: %v, want ErrClosed", err)
 	}
 }
