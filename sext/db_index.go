@@ -99,7 +99,7 @@ func dbIndexCreate(c *dbCall, args []string) int {
 		}
 		return c.close(s, exitFail)
 	}
-	fmt.Fprintf(c.stderr, "indexed %s: read %s keys in %s\n", args[0], commas(keys), round(time.Since(start)))
+	fmt.Fprintf(c.stderr, "indexed %s: read %s in %s\n", args[0], counted(keys, "key"), round(time.Since(start)))
 	return c.close(s, exitOK)
 }
 

@@ -97,7 +97,7 @@ func dbLoad(c *dbCall, args []string) int {
 		if nbad > maxBadLines {
 			fmt.Fprintf(c.stderr, "sext: %d more bad lines not shown\n", nbad-maxBadLines)
 		}
-		fmt.Fprintf(c.stderr, "sext: %s bad lines left out\n", commas(int64(nbad)))
+		fmt.Fprintf(c.stderr, "sext: %s left out\n", counted(int64(nbad), "bad line"))
 	}
 	if err != nil {
 		p.clear()

@@ -402,7 +402,7 @@ func TestDBLoadUnencodableKeyInBatch(t *testing.T) {
 	etfDir := filepath.Join(t.TempDir(), "db")
 	data = "{k, 1}\t[1]\n{k, 2}\t{a,b}\n{'Ω', 3}\tx\n{k, 4}\t4.5\n"
 	execDB(t, data, "db", "--dir", etfDir, "load", "--batch", "3", "--values", "etf", "-").
-		expect(t, 1, text(""), "sext: stdin:3: ", "1 bad lines left out", "stored 3 keys")
+		expect(t, 1, text(""), "sext: stdin:3: ", "1 bad line left out", "stored 3 keys")
 	execDB(t, "", "db", "--dir", etfDir, "scan", "--values", "etf", "{k, '_'}").
 		expect(t, 0, text("{k,1}\t[1]\n", "{k,2}\t{a,b}\n", "{k,4}\t4.5\n"))
 }

@@ -110,5 +110,5 @@ func (p *progress) clear() {
 func (p *progress) finish(keys int64) {
 	p.clear()
 	d := time.Since(p.start)
-	fmt.Fprintf(p.w, "stored %s keys in %s (%s keys/s)\n", commas(keys), round(d), commas(int64(float64(keys)/d.Seconds())))
+	fmt.Fprintf(p.w, "stored %s in %s (%s keys/s)\n", counted(keys, "key"), round(d), commas(int64(float64(keys)/d.Seconds())))
 }
