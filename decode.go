@@ -319,6 +319,14 @@ func (d *decoder) unframeScratch(pos int, inv byte) ([]byte, frame, error) {
 
 // bytesFrame reads a frame that must hold whole bytes into d.scratch.
 func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
+	if x, n, end := shortFrame(d.buf, pos); end > 0 { // most names: one load
+		if cap(d.scratch) < 8 {
+			d.scratch = make([]byte, 8, 64)
+		}
+		s := d.scratch[:8]
+		binary.BigEndian.PutUint64(s, x)
+		return s[:n], end, nil
+	}
 	s, f, err := d.unframeScratch(pos, 0)
 	if err != nil {
 		return nil, 0, err
