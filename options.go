@@ -80,10 +80,10 @@ func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
 	return settle(dst, out, err)
 }
 
-// settle is where every append-style entry point (Append, AppendPrefix,
-// AppendMarshal, and through them Encode, Prefix, Marshal and the text
-// forms) drops what it wrote when it fails: the encoders find some errors
-// only halfway through a term.
+// settle is where every append-style entry point that can fail (Append,
+// AppendPrefix, AppendMarshal, and through them Encode, Prefix and Marshal;
+// Encoding.AppendDecode) drops what it wrote when it fails: the encoders
+// find some errors only halfway through a term.
 func settle(dst, out []byte, err error) ([]byte, error) {
 	if err != nil {
 		return dst, err

@@ -18,7 +18,9 @@ func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
 	}
 	start := len(dst)
 	dst = append(dst, Version)
-	e := encoder{o: o, maxDepth: o.maxDepth()}
+	// The encoder recurses: no MaxDepth takes it past the ceiling a
+	// goroutine stack survives, as sext's encoder.
+	e := encoder{o: o, maxDepth: min(o.maxDepth(), term.MaxDepthCeiling)}
 	out, err := e.term(dst, t, 0)
 	if err != nil {
 		return dst[:start], err

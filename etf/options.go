@@ -43,7 +43,9 @@ type Options struct {
 	Compression int
 
 	// MaxDepth limits nesting; 0 means DefaultMaxDepth. Encoding and
-	// decoding.
+	// decoding. Encoding, which recurses, never goes past
+	// term.MaxDepthCeiling whatever MaxDepth says; decoding, on an explicit
+	// stack, follows MaxDepth.
 	MaxDepth int
 
 	// MaxInflate bounds what a compressed term may inflate to, in bytes;

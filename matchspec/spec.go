@@ -3,6 +3,7 @@ package matchspec
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"sync"
 
 	"github.com/erlsext/sext"
@@ -80,6 +81,16 @@ func Compile(ms term.Term) (*Spec, error) {
 	if len(elems) > MaxClauses {
 		return nil, &SpecError{Err: ErrLimit, Detail: "more than MaxClauses clauses"}
 	}
+	// The identity is the spec's encoding, hashed: the same spec written
+	// with other spacing has the same identity in any process. UTF-8
+	// atoms, so that any atom a spec may name has an encoding. Encoding
+	// first bounds the nesting (sext's default limit) before compiling
+	// recurses into it: a term built in code can nest deeper than a
+	// goroutine stack survives.
+	enc, encErr := sext.Options{UTF8Atoms: true}.Encode(ms)
+	if errors.Is(encErr, sext.ErrDepth) {
+		return nil, &SpecError{Err: ErrLimit, Detail: encErr.Error()}
+	}
 	s := &Spec{source: ms, clauses: make([]clause, len(elems))}
 	for i, c := range elems {
 		if err := s.clauses[i].compile(c, i+1); err != nil {
@@ -87,12 +98,8 @@ func Compile(ms term.Term) (*Spec, error) {
 		}
 		s.slots = max(s.slots, len(s.clauses[i].names))
 	}
-	// The identity is the spec's encoding, hashed: the same spec written
-	// with other spacing has the same identity in any process. UTF-8
-	// atoms, so that any atom a spec may name has an encoding.
-	enc, err := sext.Options{UTF8Atoms: true}.Encode(ms)
-	if err != nil {
-		return nil, &SpecError{Err: ErrSpec, Detail: err.Error()}
+	if encErr != nil {
+		return nil, &SpecError{Err: ErrSpec, Detail: encErr.Error()}
 	}
 	sum := sha256.Sum256(enc)
 	s.id = hex.EncodeToString(sum[:8])

@@ -369,6 +369,9 @@ func TestHostile(t *testing.T) {
 	for _, dec := range []string{"cps", "recursive"} {
 		runSext(t, deepHex, "decode", "--decoder="+dec).want(t, 1, lines("1"), "line 1: byte 10000: nesting too deep")
 	}
+	// --max-depth passes to the recursive decoder no deeper than its
+	// ceiling: an error, not a stack overflow that ends the process.
+	runSext(t, deepHex, "decode", "--decoder=recursive", "--max-depth=100000000").want(t, 1, lines("1"), "line 1: byte 100000: nesting too deep")
 	brackets := strings.Repeat("[", 1_000_000) + "\n"
 	runSext(t, brackets+"a\n", "encode").want(t, 1, lines("0CB08008"), "line 1: column 10001: nesting")
 	runSext(t, brackets, "prefix").want(t, 1, "", "line 1: column 10001: nesting")

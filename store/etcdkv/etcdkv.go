@@ -312,12 +312,25 @@ func (kv *KV) wrap(parent, ctx context.Context, op string, err error) error {
 		return fmt.Errorf("%w: %s: no answer before the caller's deadline: %w", ErrUnavailable, op, perr)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || serverDeadline(err) {
+		// The server's report can come a moment before parent expires
+		// here: the deadline that passed is the earlier of the two.
+		if callersDeadline(parent, ctx) {
+			return fmt.Errorf("%w: %s: no answer before the caller's deadline: %w", ErrUnavailable, op, context.DeadlineExceeded)
+		}
 		return fmt.Errorf("%w: %s: no answer within %v", ErrUnavailable, op, kv.timeout)
 	}
 	if s := sentinel(err); s != nil {
 		return fmt.Errorf("%w: %s: %w", s, op, err)
 	}
 	return fmt.Errorf("etcdkv: %s: %w", op, err)
+}
+
+// callersDeadline reports whether the deadline bounding ctx, the call's
+// context, is parent's, the caller's, rather than the KV's timeout.
+func callersDeadline(parent, ctx context.Context) bool {
+	pd, ok := parent.Deadline()
+	cd, _ := ctx.Deadline()
+	return ok && !pd.After(cd)
 }
 
 // serverDeadline reports an error that the server returns when the
