@@ -210,8 +210,9 @@ func (v View) header() (int, int, error) {
 // skips, and checks, the elements before it.
 func (v View) Elem(i int) (View, error) {
 	if p := quickElem(v.b, v.pos, int(v.depth), v.maxDepth(), v.utf8, i); p > 0 {
-		v.pos, v.depth = p, v.depth+1
-		return v, nil
+		// Field by field: returning v, changed, copies it through the
+		// stack in wide words, a store-forwarding stall.
+		return View{b: v.b, pos: p, depth: v.depth + 1, limit: v.limit, utf8: v.utf8}, nil
 	}
 	return v.elem(i)
 }
