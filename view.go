@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/erlsext/sext/term"
 )
@@ -37,28 +38,55 @@ var (
 // bytes with the decoders' *DecodeError, offset and sentinel: what no
 // accessor reads is not checked (End and Next check the whole term). A
 // View is a small value; pass it by value.
+//
+// A View is four words, the most the compiler keeps in registers: the
+// bytes are a pointer and a length (no capacity), and the depth, the
+// limit and the atom mode share one word. A larger View was copied
+// through the stack at every call, which cost more than reading a key.
 type View struct {
-	b     []byte
-	pos   int
-	depth int32 // compounds around the term, for the depth limit
-	limit int32 // the depth limit, or 0 for the default (int32 keeps a View in registers)
-	utf8  bool
+	p    *byte // the bytes given to NewView: unsafe.Slice(p, n)
+	n    int
+	pos  int
+	meta uint64 // depth | limit<<32 | utf8<<63; see depth, maxDepth, utf8
 }
 
+const (
+	metaDepth = 1<<32 - 1       // compounds around the term, for the depth limit
+	metaLimit = 1<<31 - 1       // the depth limit, shifted by 32; 0 for the default
+	metaUTF8  = uint64(1) << 63 // Options.UTF8Atoms
+)
+
 // NewView returns a View of the term that starts b, with the zero Options.
-func NewView(b []byte) View { return View{b: b} }
+func NewView(b []byte) View { return View{p: unsafe.SliceData(b), n: len(b)} }
 
 // View returns a View of the term that starts b, read under o: UTF8Atoms
 // for atom names and MaxDepth for skipping nested terms.
 func (o Options) View(b []byte) View {
-	return View{b: b, utf8: o.UTF8Atoms, limit: int32(min(o.maxDepth(), math.MaxInt32))}
+	v := NewView(b)
+	v.meta = uint64(min(o.maxDepth(), metaLimit)) << 32
+	if o.UTF8Atoms {
+		v.meta |= metaUTF8
+	}
+	return v
 }
 
-// maxDepth is the depth limit. A pointer receiver: a value one copies
-// the View through memory on every call, which costs more than the check.
-func (v *View) maxDepth() int {
-	if v.limit > 0 {
-		return int(v.limit)
+// bytes returns the bytes given to NewView.
+func (v View) bytes() []byte { return unsafe.Slice(v.p, v.n) }
+
+// depth is the number of compounds around the term.
+func (v View) depth() int { return int(v.meta & metaDepth) }
+
+// deeper returns v one compound deeper. The depth never passes the
+// limit, itself below 2^31, so it cannot carry into the limit's bits.
+func (v View) deeper() View { v.meta++; return v }
+
+// utf8 reports whether atoms are read as UTF-8.
+func (v View) utf8() bool { return v.meta&metaUTF8 != 0 }
+
+// maxDepth is the depth limit.
+func (v View) maxDepth() int {
+	if l := int(v.meta >> 32 & metaLimit); l > 0 {
+		return l
 	}
 	return DefaultMaxDepth
 }
@@ -68,7 +96,7 @@ func (v *View) maxDepth() int {
 func (v View) Offset() int { return v.pos }
 
 func (v View) skipper() skipper {
-	s := newSkipper(v.b, Options{UTF8Atoms: v.utf8, MaxDepth: v.maxDepth()})
+	s := newSkipper(v.bytes(), Options{UTF8Atoms: v.utf8(), MaxDepth: v.maxDepth()})
 	return s
 }
 
@@ -89,7 +117,7 @@ func (v View) Kind() (term.Kind, error) {
 	if err != nil {
 		return 0, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) {
 		return 0, errAt(pos, ErrTruncated, "")
 	}
@@ -144,7 +172,7 @@ func (v View) Kind() (term.Kind, error) {
 // Decode would.
 func (v View) End() (int, error) {
 	s := v.skipper()
-	end, _, err := s.skip(v.pos, int(v.depth))
+	end, _, err := s.skip(v.pos, v.depth())
 	s.release()
 	return end, err
 }
@@ -166,7 +194,7 @@ func (v View) Raw() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.b[v.pos:end:end], nil
+	return v.bytes()[v.pos:end:end], nil
 }
 
 // Len returns the number of elements of a tuple or a list (without an
@@ -177,7 +205,7 @@ func (v View) Len() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos < len(b) && b[pos] == tagTuple || pos+1 < len(b) && b[pos] == tagList && b[pos+1] == markMap {
 		n, _, err := v.header()
 		return n, err
@@ -199,20 +227,18 @@ func (v View) Len() (int, error) {
 
 // header reads a tuple's arity or a map's size, with the decoders' checks.
 func (v View) header() (int, int, error) {
-	d := decoder{buf: v.b, maxDepth: v.maxDepth()}
-	if v.b[v.pos] == tagTuple {
-		return d.header(v.pos, 1, minTermLen, int(v.depth))
+	d := decoder{buf: v.bytes(), maxDepth: v.maxDepth()}
+	if v.bytes()[v.pos] == tagTuple {
+		return d.header(v.pos, 1, minTermLen, v.depth())
 	}
-	return d.header(v.pos, 2, 2*minTermLen, int(v.depth))
+	return d.header(v.pos, 2, 2*minTermLen, v.depth())
 }
 
 // Elem returns a View of element i (from 0) of a tuple or a list. It
 // skips, and checks, the elements before it.
 func (v View) Elem(i int) (View, error) {
-	if p := quickElem(v.b, v.pos, int(v.depth), v.maxDepth(), v.utf8, i); p > 0 {
-		// Field by field: returning v, changed, copies it through the
-		// stack in wide words, a store-forwarding stall.
-		return View{b: v.b, pos: p, depth: v.depth + 1, limit: v.limit, utf8: v.utf8}, nil
+	if p := quickElem(v.bytes(), v.pos, v.depth(), v.maxDepth(), v.utf8(), i); p > 0 {
+		return View{v.p, v.n, p, v.meta + 1}, nil
 	}
 	return v.elem(i)
 }
@@ -223,7 +249,7 @@ func (v View) elem(i int) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos < len(b) && b[pos] == tagTuple {
 		n, p, err := v.header()
 		if err != nil {
@@ -233,13 +259,13 @@ func (v View) elem(i int) (View, error) {
 			return View{}, errAt(pos, ErrRange, "element "+strconv.Itoa(i)+" of a tuple of "+strconv.Itoa(n))
 		}
 		e := v.at(p)
-		e.depth++
+		e = e.deeper()
 		if i == 0 {
 			return e, nil
 		}
 		s := v.skipper()
 		for range i {
-			if p, _, err = s.skip(p, int(e.depth)); err != nil {
+			if p, _, err = s.skip(p, e.depth()); err != nil {
 				break
 			}
 		}
@@ -306,12 +332,12 @@ func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
 // there is none.
 func (v View) first() (View, error) {
 	d := decoder{maxDepth: v.maxDepth()}
-	if err := d.enter(v.pos, int(v.depth)); err != nil {
+	if err := d.enter(v.pos, v.depth()); err != nil {
 		return View{}, err
 	}
 	e := v.at(v.pos + 1)
-	e.depth++
-	if e.pos < len(v.b) && (v.b[e.pos] == markEnd || v.b[e.pos] == markBitTail) {
+	e = e.deeper()
+	if e.pos < len(v.bytes()) && (v.bytes()[e.pos] == markEnd || v.bytes()[e.pos] == markBitTail) {
 		e.pos = -1
 	}
 	return e, nil
@@ -324,10 +350,10 @@ func (e View) nextElem() (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	if end >= len(e.b) {
+	if end >= len(e.bytes()) {
 		return View{}, errAt(end, ErrTruncated, "list")
 	}
-	switch e.b[end] {
+	switch e.bytes()[end] {
 	case markEnd, markImproper, markBitTail:
 		return e.at(-1), nil
 	}
@@ -341,7 +367,7 @@ func (v View) Tail() (View, bool, error) {
 	if err != nil {
 		return View{}, false, err
 	}
-	b := v.b
+	b := v.bytes()
 	if v.pos+1 >= len(b) || b[v.pos] != tagList || b[v.pos+1] == markMap {
 		return View{}, false, v.kindErr("a list")
 	}
@@ -361,9 +387,7 @@ func (v View) Tail() (View, bool, error) {
 	if b[p] == markEnd {
 		return View{}, false, nil
 	}
-	t := v.at(p + 1)
-	t.depth = v.depth + 1
-	return t, true, nil
+	return v.at(p + 1).deeper(), true, nil
 }
 
 // Entry returns Views of the key and the value of entry i (from 0) of a
@@ -373,7 +397,7 @@ func (v View) Entry(i int) (key, value View, err error) {
 	if err != nil {
 		return View{}, View{}, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos+1 >= len(b) || b[pos] != tagList || b[pos+1] != markMap {
 		return View{}, View{}, v.kindErr("a map")
 	}
@@ -385,7 +409,7 @@ func (v View) Entry(i int) (key, value View, err error) {
 		return View{}, View{}, errAt(pos, ErrRange, "entry "+strconv.Itoa(i)+" of a map of "+strconv.Itoa(n))
 	}
 	e := v.at(p)
-	e.depth++
+	e = e.deeper()
 	for k := 0; ; k++ {
 		if key = e; k == i {
 			break
@@ -404,7 +428,7 @@ func (v View) Entry(i int) (key, value View, err error) {
 // Int64 returns the value of an integer. An integer beyond int64 is an
 // error wrapping ErrRange; a float is not an integer (ErrKind).
 func (v View) Int64() (int64, error) {
-	if n, ok := smallInt64(v.b, v.pos); ok {
+	if n, ok := smallInt64(v.bytes(), v.pos); ok {
 		return n, nil
 	}
 	return v.bigInt64()
@@ -431,7 +455,7 @@ func (v View) bigInt64() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) || b[pos] != tagPosBig && b[pos] != tagNegBig {
 		return 0, v.kindErr("an integer")
 	}
@@ -462,7 +486,7 @@ func (v View) Float() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) {
 		return 0, errAt(pos, ErrTruncated, "")
 	}
@@ -502,12 +526,12 @@ func (v View) Float() (float64, error) {
 // writes, the decoders read, and hostile bytes can nest. Every accessor
 // reads through it, so that each agrees with Kind.
 func (v View) unwrap() (View, error) {
-	for v.pos+1 < len(v.b) && v.b[v.pos] == tagList && v.b[v.pos+1] == markBitTail {
-		if int(v.depth) >= v.maxDepth() {
+	for v.pos+1 < len(v.bytes()) && v.bytes()[v.pos] == tagList && v.bytes()[v.pos+1] == markBitTail {
+		if v.depth() >= v.maxDepth() {
 			return View{}, errAt(v.pos, ErrDepth, "")
 		}
 		v.pos += 2
-		v.depth++
+		v = v.deeper()
 	}
 	return v, nil
 }
@@ -520,7 +544,7 @@ func (v View) AppendBits(dst []byte) ([]byte, int, error) {
 	if err != nil {
 		return dst, 0, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) || b[pos] != tagBinary {
 		return dst, 0, v.kindErr("a binary")
 	}
@@ -555,7 +579,7 @@ func (v View) AppendAtom(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) || b[pos] != tagAtom {
 		return dst, v.kindErr("an atom")
 	}
@@ -578,7 +602,7 @@ func (v View) AppendAtom(dst []byte) ([]byte, error) {
 	}
 	switch {
 	case high == 0:
-	case v.utf8:
+	case v.utf8():
 		if !utf8.Valid(name) {
 			return dst[:start], errAt(pos, ErrInvalid, errAtomUTF8.Error())
 		}
@@ -609,7 +633,7 @@ func (v View) AtomIs(name string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) || b[pos] != tagAtom {
 		if _, err := v.Kind(); err != nil {
 			return false, err
@@ -625,7 +649,7 @@ func (v View) AtomIs(name string) (bool, error) {
 	for k := 0; k < len(name); {
 		c := name[k]
 		k++
-		if c >= utf8.RuneSelf && !v.utf8 {
+		if c >= utf8.RuneSelf && !v.utf8() {
 			r, size := utf8.DecodeRuneInString(name[k-1:])
 			if r > 0xFF || r == utf8.RuneError && size == 1 {
 				return false, nil // no Latin-1 atom has this name
@@ -646,7 +670,7 @@ func (v View) AtomIs(name string) (bool, error) {
 // checkAtom makes the decoder's one remaining check of an atom's name: in
 // UTF8Atoms mode, that it is valid UTF-8.
 func (v View) checkAtom(f frame) error {
-	if !v.utf8 {
+	if !v.utf8() {
 		return nil
 	}
 	var tmp [256]byte
@@ -662,13 +686,13 @@ func (v View) AppendInner(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	b, pos := v.b, v.pos
+	b, pos := v.bytes(), v.pos
 	if pos >= len(b) || b[pos] != tagDesc {
 		return dst, v.kindErr("a descending term")
 	}
 	s := v.skipper()
 	s.callerInner, s.inner = true, dst
-	_, _, err = s.descInner(pos, int(v.depth))
+	_, _, err = s.descInner(pos, v.depth())
 	out := s.inner
 	s.release()
 	if err != nil {
