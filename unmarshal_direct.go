@@ -120,12 +120,22 @@ func directFor(t reflect.Type, nesting int) *directPlan {
 // false the caller starts again on the term path.
 func (o Options) unmarshalDirect(p *directPlan, b []byte, v reflect.Value) bool {
 	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.MaxDepth, intLimit: max(1<<16, len(b))}
-	d.scratchSpace = scratchPool.Get().(*scratchSpace)
-	d.a.direct = false
 	end, ok := d.direct(p, 0, v)
-	d.a.reset()
-	d.release()
+	if d.scratchSpace != nil {
+		d.a.reset()
+		d.release()
+	}
 	return ok && end == len(b)
+}
+
+// takeScratch gives d its scratch space from the pool when it has none: the
+// direct path reads short names and strings without it, and takes it
+// only for what it decodes the general way.
+func (d *decoder) takeScratch() {
+	if d.scratchSpace == nil {
+		d.scratchSpace = scratchPool.Get().(*scratchSpace)
+		d.a.direct = false
+	}
 }
 
 // direct reads the tuple at pos into the struct v by p and returns the
@@ -167,6 +177,13 @@ func (d *decoder) directString(pos int, v reflect.Value) (int, bool) {
 	if pos >= len(d.buf) || d.buf[pos] != tagBinary {
 		return 0, false
 	}
+	if x, n, end := shortFrame(d.buf, pos+1); end > 0 {
+		var b [8]byte
+		binary.BigEndian.PutUint64(b[:], x)
+		v.SetString(string(b[:n]))
+		return end, true
+	}
+	d.takeScratch()
 	s, end, err := d.bytesFrame(pos + 1)
 	if err != nil {
 		return 0, false
@@ -198,6 +215,18 @@ func (d *decoder) recordAtom(pos int, name string, ascii bool) (int, bool) {
 	if pos >= len(d.buf) || d.buf[pos] != tagAtom {
 		return 0, false
 	}
+	if x, n, end := shortFrame(d.buf, pos+1); end > 0 && ascii {
+		if n != len(name) {
+			return 0, false
+		}
+		for i := range n {
+			if byte(x>>(56-8*i)) != name[i] {
+				return 0, false
+			}
+		}
+		return end, true
+	}
+	d.takeScratch()
 	if !ascii {
 		t, end, err := d.atom(pos)
 		return end, err == nil && t.Atom() == name
@@ -209,6 +238,7 @@ func (d *decoder) recordAtom(pos int, name string, ascii bool) (int, bool) {
 // directTerm decodes the field's term at pos and converts it into v: in
 // the arena when v keeps none of it, on its own otherwise.
 func (d *decoder) directTerm(pos int, f *structField, noTerm bool, v reflect.Value) (int, bool) {
+	d.takeScratch()
 	var t term.Term
 	var end int
 	var err error
