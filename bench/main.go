@@ -54,7 +54,7 @@ func run(args []string, stdout io.Writer) error {
 	write := fs.String("write", "", "write the generated workload to `FILE` as hex lines (- for stdout)")
 	svg := fs.String("svg", "", "measure every workload and write a bar chart to `FILE`")
 	rounds := fs.Int("rounds", 5, "rounds per operation; the best is reported")
-	all := fs.Bool("all", false, "also measure decode-next, compare and prefix")
+	all := fs.Bool("all", false, "also measure decode-next, compare, prefix and view-skip")
 	clock := fs.String("clock", "wall", "time rounds by the `wall` clock or by the process's cpu time")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -190,6 +190,7 @@ var (
 		op{"decode-next", prepDecodeNext},
 		op{"compare", prepCompare},
 		op{"prefix", prepPrefix},
+		op{"view-skip", prepViewSkip},
 	)
 )
 
@@ -253,6 +254,26 @@ func prepDecodeReuse(c *corpus) (func() error, error) {
 			}
 			sinkTerm = t
 		}
+		return nil
+	}, nil
+}
+
+// prepViewSkip walks every encoding with a sext.View to its end: the
+// decoders' checks, with no term built.
+func prepViewSkip(c *corpus) (func() error, error) {
+	return func() error {
+		n := 0
+		for _, b := range c.encs {
+			end, err := sext.NewView(b).End()
+			if err != nil {
+				return err
+			}
+			n += end
+		}
+		if n != c.bytes {
+			return fmt.Errorf("the View skipped %d bytes of %d", n, c.bytes)
+		}
+		sinkInt = n
 		return nil
 	}, nil
 }

@@ -49,6 +49,25 @@ func TestWorkloadsWriteAndMeasure(t *testing.T) {
 	}
 }
 
+// -all adds the other operations, the View's walk among them, each
+// checked against the corpus as it is prepared.
+func TestRunnerAll(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-workload", "kv", "-n", "50", "-all", "-rounds", "1"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			ops = append(ops, strings.Fields(l)[0])
+		}
+	}
+	want := "encode decode-recursive decode-cps decode-reuse decode-next compare prefix view-skip"
+	if got := strings.Join(ops, " "); got != want {
+		t.Errorf("-all reports %q, want %q", got, want)
+	}
+}
+
 func TestRunnerRejectsBadInput(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.hex")
 	os.WriteFile(bad, []byte("0A00000000\nZZ\n"), 0o644)
