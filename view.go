@@ -38,12 +38,11 @@ var (
 // bytes with the decoders' *DecodeError, offset and sentinel: what no
 // accessor reads is not checked (End and Next check the whole term). A
 // View is a small value; pass it by value.
-//
-// A View is four words, the most the compiler keeps in registers: the
-// bytes are a pointer and a length (no capacity), and the depth, the
-// limit and the atom mode share one word. A larger View was copied
-// through the stack at every call, which cost more than reading a key.
 type View struct {
+	// Four words, the most the compiler keeps in registers: the bytes
+	// are a pointer and a length (no capacity), and the depth, the limit
+	// and the atom mode share one word. A larger View was copied through
+	// the stack at every call, which cost more than reading a key.
 	p    *byte // the bytes given to NewView: unsafe.Slice(p, n)
 	n    int
 	pos  int
