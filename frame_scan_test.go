@@ -68,26 +68,13 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 // unitScanFrame is scanFrame with the last group read unit by unit, as
 // it was before the 64-bit tail.
 func unitScanFrame(b []byte, pos int, inv byte) (frame, error) {
-	if pos >= len(b) {
-		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	p, units, empty, err := frameGroups(b, pos, inv)
+	if err != nil {
+		return frame{}, err
 	}
-	if b[pos]^inv == emptyFrame {
+	if empty {
 		return frame{end: pos + 1}, nil
 	}
-	if b[pos]^inv < 0x80 {
-		return frame{}, errAt(pos, ErrFraming, "no data unit where one must start")
-	}
-	inv64 := uint64(inv) * 0x0101010101010101
-	p, units := pos, 0
-	for p+9 <= len(b) {
-		h := binary.BigEndian.Uint64(b[p:p+8:p+8]) ^ inv64
-		if h&unitMarks != unitMarks {
-			break
-		}
-		p += 9
-		units += 8
-	}
-	// Units left in the last group, bit by bit.
 	bit := 0 // bit offset from p
 	for {
 		i := p + bit>>3
@@ -100,32 +87,9 @@ func unitScanFrame(b []byte, pos int, inv byte) (frame, error) {
 		bit += 9
 		units++
 	}
-	// Padding: the rest of the byte holding the stop bit, all zero.
-	i := p + bit>>3
-	if bit&7 == 0 { // the stop bit opens a byte of padding
-		if b[i]^inv != 0 {
-			return frame{}, errAt(i, ErrFraming, "nonzero padding")
-		}
-	} else if (b[i]^inv)<<(bit&7) != 0 {
-		return frame{}, errAt(i, ErrFraming, "nonzero padding")
-	}
-	i++
-	if i >= len(b) {
-		return frame{}, errAt(pos, ErrTruncated, "framed data")
-	}
-	endb := b[i] ^ inv
-	switch {
-	case endb == 8, endb == 0 && inv != 0:
-		return frame{units: units, bits: units * 8, end: i + 1}, nil
-	case endb <= 7:
-		// 0 in ascending framing: the last unit holds no bits. The
-		// reference writes that for a fraction of whole bytes.
-		return frame{units: units, bits: (units-1)*8 + int(endb), end: i + 1}, nil
-	}
-	return frame{}, errAt(i, ErrFraming, "bad end byte")
+	return frameEnd(b, pos, p+bit>>3, bit&7, units, inv)
 }
 
-// partial last byte are zero.
 // unitUnframe is unframe with the last group read byte by byte.
 func unitUnframe(dst, b []byte, pos int, f frame, inv byte) error {
 	inv64 := uint64(inv) * 0x0101010101010101

@@ -124,45 +124,57 @@ type frame struct {
 // ascending framing and 0xFF for descending. It checks the padding and the
 // end byte but leaves the data for unframe.
 func scanFrame(b []byte, pos int, inv byte) (frame, error) {
-	if pos >= len(b) {
-		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	p, units, empty, err := frameGroups(b, pos, inv)
+	if err != nil {
+		return frame{}, err
 	}
-	if b[pos]^inv == emptyFrame {
+	if empty {
 		return frame{end: pos + 1}, nil
 	}
-	if b[pos]^inv < 0x80 {
-		return frame{}, errAt(pos, ErrFraming, "no data unit where one must start")
+	// Units left in the last group: at most seven, so their markers and
+	// the stop bit lie in the 64 bits from p; the first marker that is
+	// clear is the stop bit.
+	h := load64(b, p) ^ uint64(inv)*0x0101010101010101
+	stop := bits.LeadingZeros64(^h & unitMarks) // 9 bits a unit; 64 if all are set
+	if stop == 64 || p+stop>>3 >= len(b) {
+		return frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	return frameEnd(b, pos, p+stop>>3, stop&7, units+stop/9, inv)
+}
+
+// frameGroups starts reading the frame at b[pos]: it reports an empty
+// frame, or skips the whole nine-byte groups of eight units and returns
+// where the last group starts and the units before it.
+func frameGroups(b []byte, pos int, inv byte) (p, units int, empty bool, err error) {
+	switch {
+	case pos >= len(b):
+		return 0, 0, false, errAt(pos, ErrTruncated, "framed data")
+	case b[pos]^inv == emptyFrame:
+		return 0, 0, true, nil
+	case b[pos]^inv < 0x80:
+		return 0, 0, false, errAt(pos, ErrFraming, "no data unit where one must start")
 	}
 	inv64 := uint64(inv) * 0x0101010101010101
-	p, units := pos, 0
+	p = pos
 	for p+9 <= len(b) {
-		h := binary.BigEndian.Uint64(b[p:p+8:p+8]) ^ inv64
-		if h&unitMarks != unitMarks {
+		if h := binary.BigEndian.Uint64(b[p:p+8:p+8]) ^ inv64; h&unitMarks != unitMarks {
 			break
 		}
 		p += 9
 		units += 8
 	}
-	// Units left in the last group: at most seven, so their markers and
-	// the stop bit lie in the 64 bits from p; the first marker that is
-	// clear is the stop bit.
-	h := load64(b, p) ^ inv64
-	stop := bits.LeadingZeros64(^h & unitMarks) // 9 bits a unit; 64 if all are set
-	if stop == 64 {
-		return frame{}, errAt(pos, ErrTruncated, "framed data")
-	}
-	bit := stop // bit offset from p
-	units += stop / 9
-	if p+bit>>3 >= len(b) {
-		return frame{}, errAt(pos, ErrTruncated, "framed data")
-	}
-	// Padding: the rest of the byte holding the stop bit, all zero.
-	i := p + bit>>3
-	if bit&7 == 0 { // the stop bit opens a byte of padding
+	return p, units, false, nil
+}
+
+// frameEnd ends the frame of units units that started at pos, whose stop
+// bit is bit (0 to 7, from the top) of b[i]: the padding after it must be
+// zero, and the end byte after that says how many bits the last unit holds.
+func frameEnd(b []byte, pos, i, bit, units int, inv byte) (frame, error) {
+	if bit == 0 { // the stop bit opens a byte of padding
 		if b[i]^inv != 0 {
 			return frame{}, errAt(i, ErrFraming, "nonzero padding")
 		}
-	} else if (b[i]^inv)<<(bit&7) != 0 {
+	} else if (b[i]^inv)<<bit != 0 {
 		return frame{}, errAt(i, ErrFraming, "nonzero padding")
 	}
 	i++
