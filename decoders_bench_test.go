@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/term"
 )
 
@@ -53,7 +54,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 					cps := dec == "cps"
 					b.SetBytes(int64(size))
 					b.ReportAllocs()
-					c0 := cpuTime()
+					c0 := cputime.Process()
 					for range b.N {
 						for _, e := range encs {
 							var err error
@@ -68,7 +69,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 							}
 						}
 					}
-					if c := cpuTime() - c0; c > 0 {
+					if c := cputime.Process() - c0; c > 0 {
 						b.ReportMetric(float64(c.Nanoseconds())/float64(b.N*len(encs)), "cpu-ns/term")
 					}
 				})

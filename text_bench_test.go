@@ -13,45 +13,32 @@ var benchKey = term.Tuple(term.Atom("user"), term.Int(42), term.Binary([]byte("a
 func BenchmarkText(b *testing.B) {
 	key, _ := Encode(benchKey)
 	pat := term.Tuple(term.Atom("user"), term.Atom("_"), term.Atom("_"))
-	h := Hex.EncodeToString(key)
-	s := SB32.EncodeToString(key)
 	buf := make([]byte, 0, 256)
-	b.Run("hex/AppendEncode", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			buf = Hex.AppendEncode(buf[:0], key)
-		}
-	})
-	b.Run("hex/EncodeToString", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			_ = Hex.EncodeToString(key)
-		}
-	})
-	b.Run("hex/DecodeString", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			_, _ = Hex.DecodeString(h)
-		}
-	})
-	b.Run("sb32/AppendEncode", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			buf = SB32.AppendEncode(buf[:0], key)
-		}
-	})
-	b.Run("sb32/EncodeToString", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			_ = SB32.EncodeToString(key)
-		}
-	})
-	b.Run("sb32/DecodeString", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			_, _ = SB32.DecodeString(s)
-		}
-	})
+	for _, c := range []struct {
+		name string
+		enc  *Encoding
+	}{{"hex", Hex}, {"sb32", SB32}} {
+		text := c.enc.EncodeToString(key)
+		b.Run(c.name+"/AppendEncode", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				buf = c.enc.AppendEncode(buf[:0], key)
+			}
+		})
+		b.Run(c.name+"/EncodeToString", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = c.enc.EncodeToString(key)
+			}
+		})
+		b.Run(c.name+"/DecodeString", func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_, _ = c.enc.DecodeString(text)
+			}
+		})
+	}
+	s := SB32.EncodeToString(key)
 	b.Run("term/EncodeHex", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/term"
 )
 
@@ -56,7 +57,7 @@ func perTerm(b *testing.B, c *corpus, pass func() error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	m0 := ms.Mallocs
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	b.ResetTimer()
 	for range b.N {
 		if err := pass(); err != nil {
@@ -64,7 +65,7 @@ func perTerm(b *testing.B, c *corpus, pass func() error) {
 		}
 	}
 	b.StopTimer()
-	cpu := cpuTime() - c0
+	cpu := cputime.Process() - c0
 	runtime.ReadMemStats(&ms)
 	terms := float64(b.N) * float64(len(c.terms))
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/terms, "ns/term")
@@ -183,11 +184,11 @@ func BenchmarkKVKey(b *testing.B) {
 func kvOp(b *testing.B, size int64, op func()) {
 	b.SetBytes(size)
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for range b.N {
 		op()
 	}
-	if cpu := cpuTime() - c0; cpu > 0 {
+	if cpu := cputime.Process() - c0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/term"
 )
 
@@ -62,7 +63,7 @@ func run(args []string, stdout io.Writer) error {
 	switch *clock {
 	case "wall":
 	case "cpu":
-		if cpuTime() == 0 {
+		if cputime.Process() == 0 {
 			return errors.New("-clock cpu: no CPU time on this system")
 		}
 		useCPUClock = true
@@ -340,7 +341,7 @@ var useCPUClock bool
 // elapsed returns a reading of the clock rounds are timed by.
 func elapsed() time.Duration {
 	if useCPUClock {
-		return cpuTime()
+		return cputime.Process()
 	}
 	return time.Since(processStart)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/term"
 )
 
@@ -149,13 +150,13 @@ func BenchmarkKeyView(b *testing.B) {
 	}
 	run := func(b *testing.B, f func() (int64, error)) {
 		b.ReportAllocs()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for range b.N {
 			if id, err := f(); err != nil || id != 42 {
 				b.Fatal(id, err)
 			}
 		}
-		if cpu := cpuTime() - c0; cpu > 0 {
+		if cpu := cputime.Process() - c0; cpu > 0 {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}
@@ -200,13 +201,13 @@ func BenchmarkOrderKeyMatch(b *testing.B) {
 	}
 	run := func(b *testing.B, f func() (bool, error)) {
 		b.ReportAllocs()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for range b.N {
 			if ok, err := f(); ok || err != nil {
 				b.Fatal(ok, err)
 			}
 		}
-		if cpu := cpuTime() - c0; cpu > 0 {
+		if cpu := cputime.Process() - c0; cpu > 0 {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
@@ -95,7 +96,7 @@ func BenchmarkPebbleOrders(b *testing.B) {
 	// each runs f on every key of the range and checks the count.
 	each := func(b *testing.B, want int, f func(k []byte) (bool, error)) {
 		b.ReportAllocs()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for range b.N {
 			it, err := s.KV().NewIter(context.Background(), lower, upper, false)
 			if err != nil {
@@ -149,7 +150,7 @@ func BenchmarkPebbleOrders(b *testing.B) {
 	})
 	b.Run("op=scan", func(b *testing.B) {
 		b.ReportAllocs()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for range b.N {
 			n := 0
 			for e, err := range s.Scan(context.Background(), pattern, store.ScanOptions{}) {
@@ -173,7 +174,7 @@ func BenchmarkPebbleOrders(b *testing.B) {
 func perKey(b *testing.B, c0 time.Duration) {
 	keys := float64(b.N) * ordersN
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/keys, "ns/key")
-	if cpu := cpuTime() - c0; cpu > 0 {
+	if cpu := cputime.Process() - c0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/keys, "cpu-ns/key")
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
@@ -56,11 +56,11 @@ func BenchmarkDemoSelect(b *testing.B) {
 		b.Fatal(err)
 	}
 	var cpu0 time.Duration
-	start := func(b *testing.B) { cpu0 = cpuTime() }
+	start := func(b *testing.B) { cpu0 = cputime.Process() }
 	report := func(b *testing.B, read, rows int64) {
 		b.ReportMetric(float64(read)/float64(b.N), "keys-read/op")
 		b.ReportMetric(float64(rows)/float64(b.N), "rows/op")
-		b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(cputime.Process()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	}
 	b.Run("planned", func(b *testing.B) {
 		var read, rows int64
@@ -112,14 +112,4 @@ func BenchmarkDemoSelect(b *testing.B) {
 		}
 		report(b, read, rows)
 	})
-}
-
-// cpuTime is the process's CPU time, user and system, every thread: on a
-// shared machine steadier than the wall clock, as bench's runner has it.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
