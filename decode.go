@@ -104,12 +104,8 @@ func flatLeaf(b []byte, p int, allocs *int) (int, bool) {
 		return 0, false
 	}
 	switch b[p] {
-	case tagPos4: // with the low bit clear, not a float
-		if p+5 <= len(b) && b[p+4]&1 == 0 {
-			return p + 5, true
-		}
-	case tagNeg4: // likewise, set; and not a bignum's lead-in
-		if p+5 <= len(b) && b[p+4]&1 == 1 && binary.BigEndian.Uint32(b[p+1:])>>1 != max31 {
+	case tagPos4, tagNeg4:
+		if _, ok := smallInt64(b, p); ok { // an integer, not a float
 			return p + 5, true
 		}
 	case tagAtom, tagBinary:
@@ -327,6 +323,11 @@ func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
 		binary.BigEndian.PutUint64(s, x)
 		return s[:n], end, nil
 	}
+	return d.longBytesFrame(pos)
+}
+
+// longBytesFrame is bytesFrame for a frame shortFrame has refused.
+func (d *decoder) longBytesFrame(pos int) ([]byte, int, error) {
 	s, f, err := d.unframeScratch(pos, 0)
 	if err != nil {
 		return nil, 0, err
@@ -372,7 +373,7 @@ func (d *decoder) atom(pos int) (term.Term, int, error) {
 		name = short[:n]
 	} else {
 		var err error
-		if name, end, err = d.bytesFrame(pos + 1); err != nil {
+		if name, end, err = d.longBytesFrame(pos + 1); err != nil {
 			return term.Term{}, 0, err
 		}
 	}

@@ -251,25 +251,37 @@ func (e *encoder) appendFloat(dst []byte, f float64) ([]byte, error) {
 	return frameTail(dst, start, rbits, neg), nil
 }
 
+// smallInt64 reads the 32-bit forms of an integer, which most keys hold;
+// ok is false for anything else, a float's 32-bit forms included. The
+// decoders, the View, Unmarshal and flatKey all read them through it.
+func smallInt64(b []byte, pos int) (int64, bool) {
+	if pos < 0 || pos+5 > len(b) {
+		return 0, false
+	}
+	w := binary.BigEndian.Uint32(b[pos+1:])
+	switch {
+	case b[pos] == tagPos4 && w&1 == 0:
+		return int64(w >> 1), true
+	case b[pos] == tagNeg4 && w&1 == 1:
+		return -int64(max31 - w>>1), true
+	}
+	return 0, false
+}
+
 // small decodes the 32-bit forms: an integer, or a float's integer part
 // and its fraction.
 func (d *decoder) small(pos int) (term.Term, int, error) {
+	if x, ok := smallInt64(d.buf, pos); ok {
+		return term.Int(x), pos + 5, nil
+	}
 	if pos+5 > len(d.buf) {
 		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
 	}
-	w := binary.BigEndian.Uint32(d.buf[pos+1:])
-	v, flag := uint64(w>>1), w&1
+	v := uint64(binary.BigEndian.Uint32(d.buf[pos+1:]) >> 1)
 	if d.buf[pos] == tagPos4 {
-		if flag == 0 {
-			return term.Int(int64(v)), pos + 5, nil
-		}
 		return d.float(pos, pos+5, false, v, nil)
 	}
-	v = max31 - v
-	if flag == 1 {
-		return term.Int(-int64(v)), pos + 5, nil
-	}
-	return d.float(pos, pos+5, true, v, nil)
+	return d.float(pos, pos+5, true, max31-v, nil)
 }
 
 // bignum decodes the forms with framed bytes: an integer, or a float's

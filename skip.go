@@ -372,13 +372,15 @@ func findFrame(b []byte, pos int) (frame, error) { return findFrameInv(b, pos, 0
 // findFrameInv is findFrame for either direction: inv is 0xFF for
 // descending framing, as for scanFrame.
 func findFrameInv(b []byte, pos int, inv byte) (frame, error) {
-	if pos+8 <= len(b) && b[pos]^inv >= 0x80 {
-		h := binary.BigEndian.Uint64(b[pos:]) ^ uint64(inv)*0x0101010101010101
+	if pos < len(b) && b[pos]^inv >= 0x80 {
+		// load64 reads zeros past the end: a frame that ends the input
+		// takes this path too, and one cut short fails the length test.
+		h := load64(b, pos) ^ uint64(inv)*0x0101010101010101
 		if m := ^h & unitMarks; m != 0 {
 			units := bits.LeadingZeros64(m) / 9 // the first marker missing
 			bit := 9 * units
 			i := pos + bit>>3
-			if (b[i]^inv)<<(bit&7) == 0 && i+1 < len(b) {
+			if i+1 < len(b) && (b[i]^inv)<<(bit&7) == 0 {
 				switch endb := b[i+1] ^ inv; {
 				case endb == 8, endb == 0 && inv != 0:
 					return frame{units: units, bits: 8 * units, end: i + 2}, nil

@@ -184,7 +184,7 @@ func (d *decoder) directString(pos int, v reflect.Value) (int, bool) {
 		return end, true
 	}
 	d.takeScratch()
-	s, end, err := d.bytesFrame(pos + 1)
+	s, end, err := d.longBytesFrame(pos + 1)
 	if err != nil {
 		return 0, false
 	}
@@ -195,15 +195,8 @@ func (d *decoder) directString(pos int, v reflect.Value) (int, bool) {
 // directInt reads the 32-bit integer form at pos into the signed integer
 // v; a float there is left to the term path, which refuses it.
 func (d *decoder) directInt(pos int, v reflect.Value) (int, bool) {
-	if pos+5 > len(d.buf) {
-		return 0, false
-	}
-	w := binary.BigEndian.Uint32(d.buf[pos+1:])
-	x, flag := int64(w>>1), w&1
-	if d.buf[pos] == tagNeg4 {
-		x, flag = -(max31 - x), flag^1
-	}
-	if flag != 0 || v.OverflowInt(x) {
+	x, ok := smallInt64(d.buf, pos)
+	if !ok || v.OverflowInt(x) {
 		return 0, false
 	}
 	v.SetInt(x)
@@ -231,7 +224,7 @@ func (d *decoder) recordAtom(pos int, name string, ascii bool) (int, bool) {
 		t, end, err := d.atom(pos)
 		return end, err == nil && t.Atom() == name
 	}
-	got, end, err := d.bytesFrame(pos + 1)
+	got, end, err := d.longBytesFrame(pos + 1) // shortFrame refused it
 	return end, err == nil && string(got) == name
 }
 

@@ -433,21 +433,6 @@ func (v View) Int64() (int64, error) {
 	return v.bigInt64()
 }
 
-// smallInt64 reads the 31-bit integer forms, which most keys hold.
-func smallInt64(b []byte, pos int) (int64, bool) {
-	if pos < 0 || pos+5 > len(b) {
-		return 0, false
-	}
-	w := binary.BigEndian.Uint32(b[pos+1:])
-	switch {
-	case b[pos] == tagPos4 && w&1 == 0:
-		return int64(w >> 1), true
-	case b[pos] == tagNeg4 && w&1 == 1:
-		return -int64(max31 - w>>1), true
-	}
-	return 0, false
-}
-
 // bigInt64 is Int64 of the bignum forms, and of what is not an integer.
 func (v View) bigInt64() (int64, error) {
 	v, err := v.unwrap()
