@@ -237,7 +237,7 @@ func (v View) header() (int, int, error) {
 // skips, and checks, the elements before it.
 func (v View) Elem(i int) (View, error) {
 	if p := quickElem(v.bytes(), v.pos, v.depth(), v.maxDepth(), v.utf8(), i); p > 0 {
-		return View{v.p, v.n, p, v.meta + 1}, nil
+		return v.at(p).deeper(), nil
 	}
 	return v.elem(i)
 }
