@@ -92,14 +92,7 @@ func unitScanFrame(b []byte, pos int, inv byte) (frame, error) {
 
 // unitUnframe is unframe with the last group read byte by byte.
 func unitUnframe(dst, b []byte, pos int, f frame, inv byte) error {
-	inv64 := uint64(inv) * 0x0101010101010101
-	n := 0
-	for ; n+8 <= f.units; n += 8 {
-		g := b[pos : pos+9 : pos+9] // one bounds check for the group
-		h := binary.BigEndian.Uint64(g) ^ inv64
-		binary.BigEndian.PutUint64(dst[n:n+8:n+8], gather(h)|uint64(g[8]^inv))
-		pos += 9
-	}
+	n, pos := unframeGroups(dst, b, pos, f, inv)
 	if n < f.units {
 		// At most seven units and their stop bit: 64 bits from pos on.
 		var acc uint64
@@ -113,8 +106,5 @@ func unitUnframe(dst, b []byte, pos int, f frame, inv byte) error {
 			acc <<= 9
 		}
 	}
-	if f.units*8 > f.bits && dst[f.units-1]&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
-		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
-	}
-	return nil
+	return checkLastBits(dst, f)
 }

@@ -197,6 +197,22 @@ func frameEnd(b []byte, pos, i, bit, units int, inv byte) (frame, error) {
 // which must have length f.units. It checks that the unused low bits of a
 // partial last byte are zero.
 func unframe(dst, b []byte, pos int, f frame, inv byte) error {
+	n, pos := unframeGroups(dst, b, pos, f, inv)
+	if n < f.units {
+		// At most seven units and their stop bit: 64 bits from pos on,
+		// which gather lines up as in a whole group.
+		x := gather(load64(b, pos) ^ uint64(inv)*0x0101010101010101)
+		for ; n < f.units; n++ {
+			dst[n] = byte(x >> 56)
+			x <<= 8
+		}
+	}
+	return checkLastBits(dst, f)
+}
+
+// unframeGroups unframes the frame's whole groups of eight units into
+// dst and returns the units written and where the last group starts.
+func unframeGroups(dst, b []byte, pos int, f frame, inv byte) (int, int) {
 	inv64 := uint64(inv) * 0x0101010101010101
 	n := 0
 	for ; n+8 <= f.units; n += 8 {
@@ -205,15 +221,12 @@ func unframe(dst, b []byte, pos int, f frame, inv byte) error {
 		binary.BigEndian.PutUint64(dst[n:n+8:n+8], gather(h)|uint64(g[8]^inv))
 		pos += 9
 	}
-	if n < f.units {
-		// At most seven units and their stop bit: 64 bits from pos on,
-		// which gather lines up as in a whole group.
-		x := gather(load64(b, pos) ^ inv64)
-		for ; n < f.units; n++ {
-			dst[n] = byte(x >> 56)
-			x <<= 8
-		}
-	}
+	return n, pos
+}
+
+// checkLastBits checks that the unused low bits of an unframed partial
+// last byte are zero.
+func checkLastBits(dst []byte, f frame) error {
 	if f.units*8 > f.bits && dst[f.units-1]&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
 		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
 	}
