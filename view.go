@@ -433,13 +433,18 @@ func (v View) Int64() (int64, error) {
 	return v.bigInt64()
 }
 
-// bigInt64 is Int64 of the bignum forms, and of what is not an integer.
+// bigInt64 is Int64 of what its fast path leaves: the bignum forms, an
+// integer inside the wrapping that unwrap reads through, and what is not
+// an integer.
 func (v View) bigInt64() (int64, error) {
 	v, err := v.unwrap()
 	if err != nil {
 		return 0, err
 	}
 	b, pos := v.bytes(), v.pos
+	if n, ok := smallInt64(b, pos); ok {
+		return n, nil
+	}
 	if pos >= len(b) || b[pos] != tagPosBig && b[pos] != tagNegBig {
 		return 0, v.kindErr("an integer")
 	}

@@ -378,3 +378,26 @@ func TestKeyReadersRefuseDeepNesting(t *testing.T) {
 		}
 	}
 }
+
+// A list of no elements and a bitstring tail reads as its tail, nested
+// or not: Int64 reads an integer inside it as Kind says it is one
+// (FuzzView found Int64 refusing it, testdata/fuzz/FuzzView/fa71e1a09f93c49f).
+func TestViewInt64ThroughWrapping(t *testing.T) {
+	for _, c := range []struct {
+		hex  string
+		want int64
+	}{
+		{"0a00000054", 42},
+		{"11130a00000054", 42},
+		{"111311130a00000054", 42},
+		{"111309fffffffb", -2},
+	} {
+		v := NewView(mustHex(t, c.hex))
+		if k, err := v.Kind(); err != nil || k != term.KindInt {
+			t.Fatalf("%s: Kind %v, %v", c.hex, k, err)
+		}
+		if n, err := v.Int64(); err != nil || n != c.want {
+			t.Errorf("%s: Int64 %d, %v; want %d", c.hex, n, err, c.want)
+		}
+	}
+}
