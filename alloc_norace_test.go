@@ -54,6 +54,10 @@ func TestDecodeKeyAllocations(t *testing.T) {
 			t.Errorf("%s decoder: %v allocations for {user,42,<<\"alice\">>}", d.name, n)
 		}
 	}
+	// Decode's flat path: one, the slots with the bytes inside.
+	if n := testing.AllocsPerRun(100, func() { Decode(b) }); n != 1 {
+		t.Errorf("Decode: %v allocations for {user,42,<<\"alice\">>}, want 1", n)
+	}
 }
 
 // arenaShapes are terms of every shape the arena must hold in two

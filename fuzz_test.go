@@ -45,6 +45,10 @@ func FuzzDecode(f *testing.F) {
 		if (errx == nil) != (erry == nil) || errx == nil && !term.Equal(x, y) {
 			t.Fatalf("decoders disagree on %x: %v, %v / %v, %v", b, x, errx, y, erry)
 		}
+		if w, errw := Decode(b); (errw == nil) != (erry == nil) || errw != nil && errw.Error() != erry.Error() ||
+			errw == nil && !term.Equal(w, y) {
+			t.Fatalf("Decode disagrees with DecodeCPS on %x: %v, %v / %v, %v", b, w, errw, y, erry)
+		}
 		// One Decoder for all inputs, so that each decodes into memory the
 		// earlier ones used.
 		fuzzDecoder.Lock()

@@ -91,9 +91,10 @@ func settle(dst, out []byte, err error) ([]byte, error) {
 	return out, nil
 }
 
-// Decode decodes b, which must hold exactly one term. It uses DecodeCPS,
-// which never grows the goroutine stack; the two decoders give the same
-// answers and, on most workloads, take the same time.
+// Decode decodes b, which must hold exactly one term. A small flat key
+// takes a path of its own with one allocation; anything else goes to
+// DecodeCPS, which never grows the goroutine stack. The decoders give the
+// same answers and, on most workloads, take the same time.
 func Decode(b []byte) (term.Term, error) { return Options{}.Decode(b) }
 
 // DecodeRecursive decodes b with the recursive decoder.
@@ -106,8 +107,15 @@ func DecodeCPS(b []byte) (term.Term, error) { return Options{}.DecodeCPS(b) }
 // bytes that follow it.
 func DecodeNext(b []byte) (term.Term, []byte, error) { return Options{}.DecodeNext(b) }
 
-// Decode decodes b under o with DecodeCPS.
-func (o Options) Decode(b []byte) (term.Term, error) { return o.DecodeCPS(b) }
+// Decode decodes b under o. A small flat key, such as {user, 42,
+// <<"alice">>}, takes a path of its own with one allocation; anything
+// else goes to DecodeCPS.
+func (o Options) Decode(b []byte) (term.Term, error) {
+	if t, ok := o.decodeFlat(b); ok {
+		return t, nil
+	}
+	return o.DecodeCPS(b)
+}
 
 // DecodeRecursive decodes b under o with the recursive decoder.
 func (o Options) DecodeRecursive(b []byte) (term.Term, error) {

@@ -70,6 +70,7 @@ var decoders = []struct {
 }{
 	{"recursive", DecodeRecursive},
 	{"cps", DecodeCPS},
+	{"decode", Decode}, // the flat path, else cps
 }
 
 func TestVectorsEncode(t *testing.T) {

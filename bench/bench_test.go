@@ -95,7 +95,8 @@ func BenchmarkEncode(b *testing.B) {
 	forWorkloads(b, func(b *testing.B, c *corpus) { perTerm(b, c, mustPrep(b, c, prepEncode)) })
 }
 
-// BenchmarkDecode runs both decoders on every workload.
+// BenchmarkDecode runs both decoders, the Decoder and Decode (whose flat
+// path takes small keys) on every workload.
 func BenchmarkDecode(b *testing.B) {
 	forWorkloads(b, func(b *testing.B, c *corpus) {
 		b.Run("dec=recursive", func(b *testing.B) {
@@ -106,6 +107,9 @@ func BenchmarkDecode(b *testing.B) {
 		})
 		b.Run("dec=reuse", func(b *testing.B) {
 			perTerm(b, c, mustPrep(b, c, prepDecodeReuse))
+		})
+		b.Run("dec=decode", func(b *testing.B) { // the flat path, else cps
+			perTerm(b, c, mustPrep(b, c, prepDecode(sext.Decode)))
 		})
 	})
 }
@@ -154,7 +158,7 @@ func BenchmarkKVKey(b *testing.B) {
 	for _, d := range []struct {
 		name   string
 		decode func([]byte) (term.Term, error)
-	}{{"recursive", sext.DecodeRecursive}, {"cps", sext.DecodeCPS}} {
+	}{{"recursive", sext.DecodeRecursive}, {"cps", sext.DecodeCPS}, {"flat", sext.Decode}} {
 		b.Run("op=decode-"+d.name, func(b *testing.B) {
 			kvOp(b, n, func() { sinkTerm, _ = d.decode(enc) })
 		})

@@ -1,0 +1,196 @@
+package sext
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/erlsext/sext/term"
+)
+
+// The flat path: Decode reads a small key of small integers, short ASCII
+// atoms, short binaries and tuples of those, such as {user, 42,
+// <<"alice">>}, in two passes over at most 64 bytes, with no scratch
+// space from the pool and one allocation. The first pass checks every
+// byte and builds the parts in a local array; the second copies them
+// into one allocation of slots, where each binary's bytes sit in the
+// scalar words of a slot of its own (a slot is a pointer word and 16
+// bytes the collector never reads as pointers). Anything it does not
+// take goes to DecodeCPS, which reads it the general way and reports any
+// error; flatFix and TestFlatDecode hold the two to the same terms.
+const (
+	flatMaxLen   = 64
+	flatMaxSlots = 16 // more parts than this go the general way
+	flatSlotData = 16 // the bytes a slot holds after its pointer word
+)
+
+// flatState is the first pass's work: the parts, in the order of the
+// final slots, and what the second pass must point into those slots: a
+// tuple's elements at [at, at+n), or a binary's n bytes in slot at.
+type flatState struct {
+	loc [flatMaxSlots]term.Term
+	fix [flatMaxSlots]struct {
+		slot, at, n uint8
+		tuple       bool
+	}
+	nfix int
+	used int
+}
+
+// take reserves n slots and returns the first.
+func (st *flatState) take(n int) (int, bool) {
+	at := st.used
+	st.used += n
+	return at, st.used <= flatMaxSlots
+}
+
+// note records a fix for the second pass.
+func (st *flatState) note(slot, at, n int, tuple bool) {
+	st.fix[st.nfix] = struct {
+		slot, at, n uint8
+		tuple       bool
+	}{uint8(slot), uint8(at), uint8(n), tuple}
+	st.nfix++
+}
+
+// decodeFlat decodes b if it is a flat key the fast path takes; ok is
+// false otherwise, and for any input the general decoders would refuse.
+func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
+	if !layoutOK || o.Canonical || len(b) > flatMaxLen || len(b) < 5 || b[0] != tagTuple {
+		return term.Term{}, false
+	}
+	var st flatState
+	top := int(binary.BigEndian.Uint32(b[1:]))
+	if top == 0 {
+		return term.Tuple(), len(b) == 5 && o.maxDepthCPS() >= 1
+	}
+	at, ok := st.take(top)
+	if !ok || o.maxDepthCPS() < 1 {
+		return term.Term{}, false
+	}
+	p := 5
+	for i := range top {
+		if p+5 > len(b) || b[p] != tagTuple {
+			if p, ok = st.part(b, p, at+i); !ok {
+				return term.Term{}, false
+			}
+			continue
+		}
+		n := int(binary.BigEndian.Uint32(b[p+1:]))
+		p += 5
+		if o.maxDepthCPS() < 2 {
+			return term.Term{}, false
+		}
+		if n == 0 {
+			st.loc[at+i] = term.Tuple()
+			continue
+		}
+		inner, ok := st.take(n)
+		if !ok {
+			return term.Term{}, false
+		}
+		for j := range n {
+			if p, ok = st.part(b, p, inner+j); !ok {
+				return term.Term{}, false
+			}
+		}
+		st.note(at+i, inner, n, true)
+	}
+	if p != len(b) {
+		return term.Term{}, false
+	}
+	// copy moves whole slots, the bytes in their scalar words too.
+	s := make([]term.Term, st.used)
+	copy(s, st.loc[:st.used])
+	for _, f := range st.fix[:st.nfix] {
+		if f.tuple {
+			s[f.slot] = term.Tuple(s[f.at : f.at+f.n]...)
+		} else {
+			s[f.slot] = term.Binary(slotData(&s[f.at])[:f.n:f.n])
+		}
+	}
+	return term.Tuple(s[:top]...), true
+}
+
+// slotData returns the scalar words of the slot t, which the collector
+// never reads as pointers.
+func slotData(t *term.Term) *[flatSlotData]byte {
+	return (*[flatSlotData]byte)(unsafe.Add(unsafe.Pointer(t), 8))
+}
+
+// part reads the small integer, atom or binary at p into slot, taking a
+// slot of its own for a non-empty binary's bytes, and returns the offset
+// after it.
+func (st *flatState) part(b []byte, p, slot int) (int, bool) {
+	if p+2 > len(b) {
+		return 0, false
+	}
+	switch b[p] {
+	case tagPos4, tagNeg4:
+		x, ok := smallInt64(b, p)
+		st.loc[slot] = term.Int(x)
+		return p + 5, ok // not ok: a float
+	case tagAtom:
+		if b[p+1] == emptyFrame {
+			st.loc[slot] = term.Atom("")
+			return p + 2, true
+		}
+		x, n, end := shortFrame(b, p+1)
+		if x &= ^uint64(0) << (64 - 8*n); end == 0 || x&0x8080808080808080 != 0 {
+			return 0, false // long or not ASCII: the general way
+		}
+		st.loc[slot] = term.Atom(flatName(x, n))
+		return end, true
+	case tagBinary:
+		if b[p+1] == emptyFrame {
+			st.loc[slot] = term.Binary(nil)
+			return p + 2, true
+		}
+		at, ok := st.take(1)
+		if !ok || st.nfix == flatMaxSlots {
+			return 0, false
+		}
+		data := slotData(&st.loc[at])
+		x, n, end := shortFrame(b, p+1)
+		if end > 0 {
+			binary.BigEndian.PutUint64(data[:8], x)
+		} else {
+			f, err := scanFrame(b, p+1, 0)
+			if err != nil || f.bits&7 != 0 || f.units > flatSlotData || unframe(data[:f.units], b, p+1, f, 0) != nil {
+				return 0, false
+			}
+			n, end = f.bits>>3, f.end
+		}
+		st.note(slot, at, n, false)
+		return end, true
+	}
+	return 0, false
+}
+
+// flatNames caches the atoms of up to seven ASCII bytes that the flat
+// path has read, for every goroutine at once: the path has no decoder
+// of its own to keep a table in. A slot is replaced, never filled for
+// good, so this year's names are cached even after a million others;
+// a lookup is one atomic load and no lock.
+var flatNames [64]atomic.Pointer[flatNameEntry]
+
+// flatNameEntry is a cached name; name points into b, so one allocation
+// holds both.
+type flatNameEntry struct {
+	x    uint64
+	b    [8]byte
+	name string
+}
+
+// flatName returns the name of the n bytes at the top of x.
+func flatName(x uint64, n int) string {
+	slot := &flatNames[x*0x9E3779B97F4A7C15>>58]
+	if e := slot.Load(); e != nil && e.x == x && len(e.name) == n {
+		return e.name
+	}
+	e := &flatNameEntry{x: x}
+	binary.BigEndian.PutUint64(e.b[:], x)
+	e.name = unsafe.String(&e.b[0], n)
+	slot.Store(e)
+	return e.name
+}
