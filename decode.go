@@ -302,15 +302,9 @@ func (d *decoder) leaf(pos int) (term.Term, int, error) {
 
 // unframeScratch reads a frame into d.scratch, which it returns.
 func (d *decoder) unframeScratch(pos int, inv byte) ([]byte, frame, error) {
-	f, err := scanFrame(d.buf, pos, inv)
-	if err != nil {
-		return nil, f, err
-	}
-	if cap(d.scratch) < f.units {
-		d.scratch = make([]byte, f.units)
-	}
-	s := d.scratch[:f.units]
-	return s, f, unframe(s, d.buf, pos, f, inv)
+	s, f, err := appendUnframe(d.scratch[:0], d.buf, pos, inv)
+	d.scratch = s[:0]
+	return s, f, err
 }
 
 // bytesFrame reads a frame that must hold whole bytes into d.scratch.
@@ -347,6 +341,22 @@ func (d *decoder) binary(pos int) (term.Term, int, error) {
 		}
 		return term.Binary(data), end, nil
 	}
+	if !d.a.direct {
+		// One pass into scratch, then a copy: cheaper than two passes,
+		// and the copy is short beside the unframing.
+		s, f, err := appendUnframe(d.scratch[:0], d.buf, pos+1, 0)
+		d.scratch = s[:0]
+		if err != nil {
+			return term.Term{}, 0, err
+		}
+		if f.units == 0 {
+			return term.Binary(nil), f.end, nil
+		}
+		data := d.a.takeBytes(f.units)
+		copy(data, s)
+		return term.Bitstring(data, f.bits), f.end, nil
+	}
+	// Direct mode, a binary on its own: unframed straight into its bytes.
 	f, err := scanFrame(d.buf, pos+1, 0)
 	if err != nil {
 		return term.Term{}, 0, err

@@ -54,6 +54,19 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 			b[want.end-1] == 8 && pos+8 <= len(b) {
 			t.Fatalf("shortFrame(%x, %d) refuses a short whole frame %+v", b, pos, want)
 		}
+		// The one-pass reader: the same frame, bytes and errors, appended
+		// after what dst held.
+		pre := []byte{0xAA, 0xBB}
+		a, af, aerr := appendUnframe(bytes.Clone(pre), b, pos, inv)
+		var wb []byte
+		if werr == nil {
+			wb = make([]byte, want.units)
+			werr = unitUnframe(wb, b, pos, want, inv)
+		}
+		if fmt.Sprint(aerr) != fmt.Sprint(werr) || !bytes.Equal(a[:len(pre)], pre) ||
+			aerr == nil && (af != want || !bytes.Equal(a[len(pre):], wb)) {
+			t.Fatalf("appendUnframe(%x, %d) = %x, %+v, %v; unit by unit %x, %+v, %v", b, pos, a, af, aerr, wb, want, werr)
+		}
 		if gerr != nil {
 			return
 		}

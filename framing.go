@@ -142,10 +142,46 @@ func scanFrame(b []byte, pos int, inv byte) (frame, error) {
 	return frameEnd(b, pos, p+stop>>3, stop&7, units+stop/9, inv)
 }
 
-// frameGroups starts reading the frame at b[pos]: it reports an empty
-// frame, or skips the whole nine-byte groups of eight units and returns
-// where the last group starts and the units before it.
-func frameGroups(b []byte, pos int, inv byte) (p, units int, empty bool, err error) {
+// appendUnframe is scanFrame and unframe in one pass: it appends the
+// data bytes of the frame at b[pos] to dst, group by group as it finds
+// them, and returns dst with the frame. The errors are theirs, in their
+// order. Eight bytes past the data may be written in dst's spare room.
+func appendUnframe(dst, b []byte, pos int, inv byte) ([]byte, frame, error) {
+	p, units, empty, err := frameGroupsStart(b, pos, inv)
+	if err != nil || empty {
+		return dst, frame{end: pos + 1}, err
+	}
+	start := len(dst)
+	inv64 := uint64(inv) * 0x0101010101010101
+	for p+9 <= len(b) {
+		g := b[p : p+9 : p+9]
+		h := binary.BigEndian.Uint64(g) ^ inv64
+		if h&unitMarks != unitMarks {
+			break
+		}
+		dst = binary.BigEndian.AppendUint64(dst, gather(h)|uint64(g[8]^inv))
+		p += 9
+		units += 8
+	}
+	h := load64(b, p) ^ inv64
+	stop := bits.LeadingZeros64(^h & unitMarks)
+	if stop == 64 || p+stop>>3 >= len(b) {
+		return dst[:start], frame{}, errAt(pos, ErrTruncated, "framed data")
+	}
+	f, err := frameEnd(b, pos, p+stop>>3, stop&7, units+stop/9, inv)
+	if err != nil {
+		return dst[:start], frame{}, err
+	}
+	dst = binary.BigEndian.AppendUint64(dst, gather(h))[:start+f.units]
+	if err := checkLastBits(dst[start:], f); err != nil {
+		return dst[:start], frame{}, err
+	}
+	return dst, f, nil
+}
+
+// frameGroupsStart checks the first byte of the frame at b[pos], as
+// frameGroups does, and reports an empty frame.
+func frameGroupsStart(b []byte, pos int, inv byte) (p, units int, empty bool, err error) {
 	switch {
 	case pos >= len(b):
 		return 0, 0, false, errAt(pos, ErrTruncated, "framed data")
@@ -154,8 +190,17 @@ func frameGroups(b []byte, pos int, inv byte) (p, units int, empty bool, err err
 	case b[pos]^inv < 0x80:
 		return 0, 0, false, errAt(pos, ErrFraming, "no data unit where one must start")
 	}
+	return pos, 0, false, nil
+}
+
+// frameGroups starts reading the frame at b[pos]: it reports an empty
+// frame, or skips the whole nine-byte groups of eight units and returns
+// where the last group starts and the units before it.
+func frameGroups(b []byte, pos int, inv byte) (p, units int, empty bool, err error) {
+	if p, units, empty, err = frameGroupsStart(b, pos, inv); err != nil || empty {
+		return p, units, empty, err
+	}
 	inv64 := uint64(inv) * 0x0101010101010101
-	p = pos
 	for p+9 <= len(b) {
 		if h := binary.BigEndian.Uint64(b[p:p+8:p+8]) ^ inv64; h&unitMarks != unitMarks {
 			break

@@ -152,7 +152,11 @@ func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
 // decode copies the term out of s's arena into memory of its own; a
 // Decoder's term stays in the arena, to be overwritten by the next decode.
 func (o Options) decodeIn(s *scratchSpace, b []byte, cps, whole, plain bool) (term.Term, int, error) {
-	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b)), scratchSpace: s}
+	// Field by field: a composite literal is built aside and copied in
+	// 16-byte moves over its 8- and 1-byte stores, a store-forwarding
+	// stall on every decode.
+	var d decoder
+	d.buf, d.utf8, d.maxDepth, d.intLimit, d.scratchSpace = b, o.UTF8Atoms, o.maxDepth(), max(1<<16, len(b)), s
 	if plain {
 		d.useArena()
 	} else {
