@@ -107,6 +107,13 @@ descend:
 			d.buf, pos = inner, 0
 			continue descend
 
+		case tagPos4, tagNeg4: // the commonest leaf, read here without a call
+			if x, ok := smallInt64(d.buf, pos); ok {
+				v, pos = term.Int(x), pos+5
+			} else if v, pos, err = d.small(pos); err != nil {
+				return d.fail(ks, err)
+			}
+
 		default:
 			if v, pos, err = d.leaf(pos); err != nil {
 				return d.fail(ks, err)

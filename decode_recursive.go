@@ -83,6 +83,12 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 		cell := d.a.takeTerms(1)
 		cell[0] = x
 		return descOf(&cell[0]), end, nil
+
+	case tagPos4, tagNeg4: // the commonest leaf, read here without a call
+		if x, ok := smallInt64(d.buf, pos); ok {
+			return term.Int(x), pos + 5, nil
+		}
+		return d.small(pos)
 	}
 	return d.leaf(pos)
 }
