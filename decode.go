@@ -333,6 +333,9 @@ func (d *decoder) longBytesFrame(pos int) ([]byte, int, error) {
 }
 
 func (d *decoder) binary(pos int) (term.Term, int, error) {
+	if pos+1 < len(d.buf) && d.buf[pos+1] == emptyFrame {
+		return term.Binary(nil), pos + 2, nil
+	}
 	if x, n, end := shortFrame(d.buf, pos+1); end > 0 {
 		data := d.a.takeBytes(n)
 		for i := range data {
