@@ -191,3 +191,30 @@ func TestUnmarshalAllocatesWhatTheValueKeeps(t *testing.T) {
 		t.Errorf("Unmarshal gave %+v", u)
 	}
 }
+
+// A bignum term is its magnitude's words and nothing more: decoded alone
+// it takes one allocation (it took two, a big.Int and its words, when
+// terms held a *big.Int), and a tuple of bignums takes the slots and one
+// allocation for all the words.
+func TestDecodeBignumAllocations(t *testing.T) {
+	huge, _ := new(big.Int).SetString("-123456789012345678901234567890123456789012345678901234567890", 10)
+	for _, c := range []struct {
+		x    term.Term
+		want float64
+	}{
+		{term.BigInt(huge), 1},
+		{term.BigInt(new(big.Int).Neg(huge)), 1},
+		{term.Uint(1<<63 + 5), 1},
+		{term.Tuple(term.BigInt(huge), term.Uint(1<<64-1), term.BigInt(new(big.Int).Lsh(huge, 300))), 2},
+	} {
+		b, err := Encode(c.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range decoders {
+			if n := testing.AllocsPerRun(20, func() { d.decode(b) }); n > c.want {
+				t.Errorf("%s decoder: %v allocations for %s, want %v", d.name, n, c.x, c.want)
+			}
+		}
+	}
+}
