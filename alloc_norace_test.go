@@ -58,6 +58,16 @@ func TestDecodeKeyAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Decode(b) }); n != 1 {
 		t.Errorf("Decode: %v allocations for {user,42,<<\"alice\">>}, want 1", n)
 	}
+	// A binary of 9 to 16 bytes does not fit in a slot's scalar word: the
+	// flat path gives it an allocation of its own.
+	long, err := Encode(term.Tuple(term.Atom("session"), term.Binary([]byte("0123456789abcdef")), term.Atom("active")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Decode(long)
+	if n := testing.AllocsPerRun(100, func() { Decode(long) }); n != 2 {
+		t.Errorf("Decode: %v allocations for {session,<<16 bytes>>,active}, want 2", n)
+	}
 }
 
 // arenaShapes are terms of every shape the arena must hold in two
