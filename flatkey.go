@@ -108,7 +108,7 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 	if p != len(b) {
 		return term.Term{}, false
 	}
-	// copy moves whole slots, the bytes in their scalar words too.
+	// copy moves whole slots, the bytes in their scalar word too.
 	s := make([]term.Term, st.used)
 	copy(s, st.loc[:st.used])
 	for _, f := range st.fix[:st.nfix] {
@@ -124,7 +124,7 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 	return term.Tuple(s[:top]...), true
 }
 
-// slotData returns the scalar words of the slot t, which the collector
+// slotData returns the scalar word of the slot t, which the collector
 // never reads as pointers.
 func slotData(t *term.Term) *[flatSlotData]byte {
 	return (*[flatSlotData]byte)(unsafe.Add(unsafe.Pointer(t), 8))

@@ -145,7 +145,7 @@ func TestFlatDecodeOptions(t *testing.T) {
 	}
 }
 
-// A binary's bytes live in a slot's scalar words: the term survives a
+// A binary's bytes live in a slot's scalar word: the term survives a
 // collection whole, and names decoded by many goroutines at once stay
 // theirs.
 func TestFlatDecodeSurvivesGC(t *testing.T) {
