@@ -58,6 +58,16 @@ func TestDecodeKeyAllocations(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Decode(b) }); n != 1 {
 		t.Errorf("Decode: %v allocations for {user,42,<<\"alice\">>}, want 1", n)
 	}
+	// A binary of 9 to 16 bytes does not fit in a slot's scalar word: the
+	// flat path gives it an allocation of its own.
+	long, err := Encode(term.Tuple(term.Atom("session"), term.Binary([]byte("0123456789abcdef")), term.Atom("active")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Decode(long)
+	if n := testing.AllocsPerRun(100, func() { Decode(long) }); n != 2 {
+		t.Errorf("Decode: %v allocations for {session,<<16 bytes>>,active}, want 2", n)
+	}
 }
 
 // arenaShapes are terms of every shape the arena must hold in two
@@ -189,5 +199,32 @@ func TestUnmarshalAllocatesWhatTheValueKeeps(t *testing.T) {
 	}
 	if u.ID != 42 || u.Name != "alice" {
 		t.Errorf("Unmarshal gave %+v", u)
+	}
+}
+
+// A bignum term is its magnitude's words and nothing more: decoded alone
+// it takes one allocation (it took two, a big.Int and its words, when
+// terms held a *big.Int), and a tuple of bignums takes the slots and one
+// allocation for all the words.
+func TestDecodeBignumAllocations(t *testing.T) {
+	huge, _ := new(big.Int).SetString("-123456789012345678901234567890123456789012345678901234567890", 10)
+	for _, c := range []struct {
+		x    term.Term
+		want float64
+	}{
+		{term.BigInt(huge), 1},
+		{term.BigInt(new(big.Int).Neg(huge)), 1},
+		{term.Uint(1<<63 + 5), 1},
+		{term.Tuple(term.BigInt(huge), term.Uint(1<<64-1), term.BigInt(new(big.Int).Lsh(huge, 300))), 2},
+	} {
+		b, err := Encode(c.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range decoders {
+			if n := testing.AllocsPerRun(20, func() { d.decode(b) }); n > c.want {
+				t.Errorf("%s decoder: %v allocations for %s, want %v", d.name, n, c.x, c.want)
+			}
+		}
 	}
 }

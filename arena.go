@@ -9,16 +9,16 @@ import (
 )
 
 // arena is where a decode takes the memory of the term it builds: slots
-// for the children of tuples, lists, maps and descending terms, big.Ints
-// and their words, and binary bytes. It hands them out from chunks it
+// for the children of tuples, lists, maps and descending terms, bignums'
+// words, and binary bytes. It hands them out from chunks it
 // keeps from one decode to the next (a pool keeps the plain decoders'
 // arenas, a Decoder its own), so decoding into it allocates nothing once
 // its chunks are large enough.
 //
 // A plain decode must not give out memory that a later decode reuses, so
 // it ends with keep: two allocations of exactly the size used, one for
-// the slots and big.Ints, one for the words and bytes, and a copy of the
-// term into them. A term's memory is known exactly only once it is built,
+// the slots, one (which holds no pointers) for the words and bytes, and a
+// copy of the term into them. A term's memory is known exactly only once it is built,
 // which is why the copy is cheaper than a pre-pass to size the arena
 // (measured: docs/PERFORMANCE.md): it moves memory and rewrites pointers,
 // where a pre-pass parses every byte a second time.
@@ -28,7 +28,6 @@ import (
 type arena struct {
 	direct bool
 	terms  chunks[term.Term]
-	bigs   chunks[big.Int]
 	words  chunks[big.Word]
 	bytes  chunks[byte]
 }
@@ -126,29 +125,19 @@ func (a *arena) takeWords(n int) []big.Word {
 	return a.words.take(n)
 }
 
-// newBig returns a big.Int for an integer term.
-func (a *arena) newBig() *big.Int {
-	if a.direct {
-		return new(big.Int)
-	}
-	return &a.bigs.take(1)[0]
-}
-
 // maxKept bounds the chunks an arena keeps between decodes, in elements
-// (slots: 1.5 MB), so that one huge input does not pin its memory.
+// (slots: 1 MB), so that one huge input does not pin its memory.
 const maxKept = 1 << 16
 
 // reset takes back everything handed out, for the next decode.
 func (a *arena) reset() {
 	a.terms.reset(maxKept)
-	a.bigs.reset(maxKept)
 	a.words.reset(maxKept)
 	a.bytes.reset(maxKept * 8)
 }
 
 // keep copies t, built in the arena, into memory of its own: one slab
-// of slots (the arena's slots, then two for each big.Int, see bigSlots),
-// and one of words then bytes. Only memory the term uses is copied; the
+// of slots, and one of words then bytes. Only memory the term uses is copied; the
 // arena's chunks are then free for the next decode.
 func (a *arena) keep(t term.Term) term.Term {
 	t = a.copyOut(t)
@@ -161,10 +150,10 @@ func (a *arena) copyOut(t term.Term) term.Term {
 	if a.direct {
 		return t
 	}
-	nt, nb, nw, nby := a.terms.used(), a.bigs.used(), a.words.used(), a.bytes.used()
+	nt, nw, nby := a.terms.used(), a.words.used(), a.bytes.used()
 	var slab []term.Term
-	if n := nt + bigSlots*nb; n > 0 {
-		slab = make([]term.Term, n)
+	if nt > 0 {
+		slab = make([]term.Term, nt)
 	}
 	var words []big.Word
 	var bytes []byte
@@ -175,13 +164,8 @@ func (a *arena) copyOut(t term.Term) term.Term {
 		bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), n*wordBytes)[nw*wordBytes:]
 		a.bytes.copyTo(bytes)
 	}
-	m := mover{a: a, slab: slab, nt: nt,
+	m := mover{a: a, slab: slab,
 		wbase: unsafe.Pointer(unsafe.SliceData(words)), bbase: unsafe.Pointer(unsafe.SliceData(bytes))}
-	i := 0
-	for _, o := range a.bigs.old {
-		i = m.moveBigs(o, i)
-	}
-	m.moveBigs(a.bigs.cur[:a.bigs.n], i)
 	// Each slot is written once, moved as it is copied.
 	k := 0
 	for _, o := range a.terms.old {
@@ -202,25 +186,6 @@ type mover struct {
 	a            *arena
 	slab         []term.Term
 	wbase, bbase unsafe.Pointer // where words and bytes are copied to
-	nt           int            // slots before the big.Ints' in slab
-}
-
-// bigAt returns the copy of the arena's i'th big.Int.
-func (m *mover) bigAt(i int) *big.Int { return bigIn(m.slab[m.nt+bigSlots*i:]) }
-
-// moveBigs copies the arena's big.Ints bs, the first of them its i'th,
-// with their words moved, and returns the index after them.
-func (m *mover) moveBigs(bs []big.Int, i int) int {
-	for j := range bs {
-		ws := bs[j].Bits()
-		p := m.a.words.reloc(unsafe.Pointer(unsafe.SliceData(ws)), m.wbase)
-		dst := m.bigAt(i + j)
-		dst.SetBits(unsafe.Slice((*big.Word)(p), len(ws)))
-		if bs[j].Sign() < 0 {
-			dst.Neg(dst)
-		}
-	}
-	return i + len(bs)
 }
 
 // move returns t with its pointer into the arena, if any, moved.
@@ -240,29 +205,11 @@ func (m *mover) move(t term.Term) term.Term {
 	case term.KindBinary:
 		setTermPtr(&t, m.a.bytes.reloc(p, m.bbase))
 	case term.KindInt:
-		if i := m.bigIndex(p); i >= 0 {
-			setTermPtr(&t, unsafe.Pointer(m.bigAt(i)))
+		if t.IsBig() { // a small integer's pointer is its kind mark
+			setTermPtr(&t, m.a.words.reloc(p, m.wbase))
 		}
 	}
 	return t
-}
-
-// bigIndex returns the arena index of the big.Int at p, or -1 if p is not
-// in the arena.
-func (m *mover) bigIndex(p unsafe.Pointer) int {
-	const size = unsafe.Sizeof(big.Int{})
-	at := 0
-	for _, o := range m.a.bigs.old {
-		if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(o))); off < uintptr(len(o))*size {
-			return at + int(off/size)
-		}
-		at += len(o)
-	}
-	c := &m.a.bigs
-	if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))); off < uintptr(c.n)*size {
-		return at + int(off/size)
-	}
-	return -1
 }
 
 // asEntries views 2n slots as n map entries: a MapEntry is two Terms.

@@ -31,7 +31,6 @@ func regionsOf[T any](c *chunks[T], rs []region) []region {
 // arenaRegions lists all of a's chunks, handed out or not.
 func arenaRegions(a *arena) []region {
 	rs := regionsOf(&a.terms, nil)
-	rs = regionsOf(&a.bigs, rs)
 	rs = regionsOf(&a.words, rs)
 	return regionsOf(&a.bytes, rs)
 }
@@ -41,11 +40,6 @@ func poison(a *arena) {
 	for _, o := range append(a.terms.old, a.terms.cur) {
 		for i := range o {
 			o[i] = term.Atom("poison")
-		}
-	}
-	for _, o := range append(a.bigs.old, a.bigs.cur) {
-		for i := range o {
-			o[i].SetInt64(7)
 		}
 	}
 	for _, o := range append(a.words.old, a.words.cur) {
@@ -93,10 +87,8 @@ func pointsInto(t term.Term, rs []region) bool {
 	case term.KindDesc:
 		return pointsInto(t.Inner(), rs)
 	case term.KindInt:
-		if t.IsBig() {
-			if ws := t.BigInt().Bits(); len(ws) > 0 && in(unsafe.Pointer(&ws[0])) {
-				return true
-			}
+		if ws, _ := t.BigBits(); len(ws) > 0 && in(unsafe.Pointer(&ws[0])) {
+			return true
 		}
 	}
 	return false

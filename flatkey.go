@@ -13,28 +13,38 @@ import (
 // <<"alice">>}, in two passes over at most 64 bytes, with no scratch
 // space from the pool and one allocation. The first pass checks every
 // byte and builds the parts in a local array; the second copies them
-// into one allocation of slots, where each binary's bytes sit in the
-// scalar words of a slot of its own (a slot is a pointer word and 16
-// bytes the collector never reads as pointers). Anything it does not
-// take goes to DecodeCPS, which reads it the general way and reports any
+// into one allocation of slots, where each binary of up to 8 bytes sits
+// in the scalar word of a slot of its own (a slot is a pointer word and
+// 8 bytes the collector never reads as pointers). A longer binary, of up
+// to 16 bytes, takes an allocation of its own. Anything it does not take
+// goes to DecodeCPS, which reads it the general way and reports any
 // error; flatFix and TestFlatDecode hold the two to the same terms.
 const (
 	flatMaxLen   = 64
 	flatMaxSlots = 16 // more parts than this go the general way
-	flatSlotData = 16 // the bytes a slot holds after its pointer word
+	flatSlotData = 8  // the bytes a slot holds after its pointer word
+	flatMaxBin   = 16 // longer binaries go the general way
+)
+
+// Fixes the second pass makes, by what the first left.
+const (
+	fixTuple = iota // a tuple's elements, slots [at, at+n)
+	fixShort        // a binary's n bytes, in slot at's scalar word
+	fixLong         // a binary's n bytes, at long[at:]
 )
 
 // flatState is the first pass's work: the parts, in the order of the
-// final slots, and what the second pass must point into those slots: a
-// tuple's elements at [at, at+n), or a binary's n bytes in slot at.
+// final slots, what the second pass must point into those slots, and
+// the bytes of binaries too long for a slot.
 type flatState struct {
 	loc [flatMaxSlots]term.Term
 	fix [flatMaxSlots]struct {
-		slot, at, n uint8
-		tuple       bool
+		slot, at, n, kind uint8
 	}
-	nfix int
-	used int
+	nfix  int
+	used  int
+	long  [flatMaxLen]byte
+	nlong int
 }
 
 // take reserves n slots and returns the first.
@@ -45,11 +55,10 @@ func (st *flatState) take(n int) (int, bool) {
 }
 
 // note records a fix for the second pass.
-func (st *flatState) note(slot, at, n int, tuple bool) {
+func (st *flatState) note(slot, at, n, kind int) {
 	st.fix[st.nfix] = struct {
-		slot, at, n uint8
-		tuple       bool
-	}{uint8(slot), uint8(at), uint8(n), tuple}
+		slot, at, n, kind uint8
+	}{uint8(slot), uint8(at), uint8(n), uint8(kind)}
 	st.nfix++
 }
 
@@ -94,25 +103,28 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 				return term.Term{}, false
 			}
 		}
-		st.note(at+i, inner, n, true)
+		st.note(at+i, inner, n, fixTuple)
 	}
 	if p != len(b) {
 		return term.Term{}, false
 	}
-	// copy moves whole slots, the bytes in their scalar words too.
+	// copy moves whole slots, the bytes in their scalar word too.
 	s := make([]term.Term, st.used)
 	copy(s, st.loc[:st.used])
 	for _, f := range st.fix[:st.nfix] {
-		if f.tuple {
+		switch f.kind {
+		case fixTuple:
 			s[f.slot] = term.Tuple(s[f.at : f.at+f.n]...)
-		} else {
+		case fixShort:
 			s[f.slot] = term.Binary(slotData(&s[f.at])[:f.n:f.n])
+		default:
+			s[f.slot] = term.Binary(append([]byte(nil), st.long[f.at:f.at+f.n]...))
 		}
 	}
 	return term.Tuple(s[:top]...), true
 }
 
-// slotData returns the scalar words of the slot t, which the collector
+// slotData returns the scalar word of the slot t, which the collector
 // never reads as pointers.
 func slotData(t *term.Term) *[flatSlotData]byte {
 	return (*[flatSlotData]byte)(unsafe.Add(unsafe.Pointer(t), 8))
@@ -146,23 +158,37 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 			st.loc[slot] = term.Binary(nil)
 			return p + 2, true
 		}
-		at, ok := st.take(1)
-		if !ok || st.nfix == flatMaxSlots {
+		if st.nfix == flatMaxSlots {
 			return 0, false
 		}
-		data := slotData(&st.loc[at])
-		x, n, end := shortFrame(b, p+1)
-		if end > 0 {
-			binary.BigEndian.PutUint64(data[:8], x)
-		} else {
-			f, err := scanFrame(b, p+1, 0)
-			if err != nil || f.bits&7 != 0 || f.units > flatSlotData || unframe(data[:f.units], b, p+1, f, 0) != nil {
+		if x, n, end := shortFrame(b, p+1); end > 0 {
+			at, ok := st.take(1)
+			if !ok {
 				return 0, false
 			}
-			n, end = f.bits>>3, f.end
+			binary.BigEndian.PutUint64(slotData(&st.loc[at])[:], x)
+			st.note(slot, at, n, fixShort)
+			return end, true
 		}
-		st.note(slot, at, n, false)
-		return end, true
+		f, err := scanFrame(b, p+1, 0)
+		if err != nil || f.bits&7 != 0 || f.units > flatMaxBin || st.nlong+f.units > len(st.long) {
+			return 0, false
+		}
+		n, at := f.bits>>3, st.nlong
+		if f.units <= flatSlotData { // 8 bytes, or fewer framed the long way
+			at, ok := st.take(1)
+			if !ok || unframe(slotData(&st.loc[at])[:f.units], b, p+1, f, 0) != nil {
+				return 0, false
+			}
+			st.note(slot, at, n, fixShort)
+			return f.end, true
+		}
+		if unframe(st.long[at:at+f.units], b, p+1, f, 0) != nil {
+			return 0, false
+		}
+		st.nlong += f.units
+		st.note(slot, at, n, fixLong)
+		return f.end, true
 	}
 	return 0, false
 }

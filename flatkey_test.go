@@ -73,6 +73,7 @@ func TestFlatDecode(t *testing.T) {
 		{`{session, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16>>, active}`, true},
 		{`{a, <<>>, <<>>, -5, '', {}}`, true},
 		{`{<<"a">>, <<"b">>, {<<"c">>, -2147483647}}`, true},
+		{`{<<"12345678">>, <<"123456789">>, {<<"abcdefghijklmnop">>}}`, true}, // a slot's 8 bytes, then longer
 		{`{}`, true},
 		{`{k, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17>>}`, false}, // more than a slot holds
 		{`{x, {y, {z}}}`, false},
@@ -144,7 +145,7 @@ func TestFlatDecodeOptions(t *testing.T) {
 	}
 }
 
-// A binary's bytes live in a slot's scalar words: the term survives a
+// A binary's bytes live in a slot's scalar word: the term survives a
 // collection whole, and names decoded by many goroutines at once stay
 // theirs.
 func TestFlatDecodeSurvivesGC(t *testing.T) {

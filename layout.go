@@ -9,43 +9,37 @@ import (
 
 // Two kinds of term have public constructors that allocate: term.Desc
 // takes its inner term by value and boxes it, and term.BigInt copies its
-// big.Int. The decoder builds them around arena memory instead, through
-// termRep, a copy of term.Term's layout, and places a bignum's big.Int
-// inside two arena slots. Both depend on layouts this package does not
-// own, so layoutOK checks them once, at init, by building terms and
-// reading them back through the public accessors; if a check fails the
-// decoder uses the public constructors and only costs allocations.
+// magnitude. The decoder builds them around arena memory instead, through
+// termRep, a copy of term.Term's layout: a Desc points at an arena slot,
+// a bignum at its words in the arena. Both depend on a layout this
+// package does not own, so layoutOK checks it once, at init, by building
+// terms through the public constructors and reading them back; if a check
+// fails the decoder uses the public constructors and only costs
+// allocations.
 
-// termRep has term.Term's fields in term.Term's order.
+// termRep has term.Term's fields in term.Term's order: a pointer, then a
+// word whose top byte is the kind (of every kind but a small integer and
+// a float, which this package never builds this way), bit 55 a flag (a
+// bignum's sign, a list's improper tail) and the low bits a count.
 type termRep struct {
-	ptr  unsafe.Pointer
-	num  uint64
-	kind term.Kind
-	tail bool
+	ptr unsafe.Pointer
+	num uint64
 }
 
-// bigSlots is the number of arena slots that hold one big.Int. A Term is
-// a pointer and two scalar words; a big.Int is a bool, then a slice (a
-// pointer and two scalars). Placed 16 bytes into the first of two slots,
-// its slice pointer falls on the second slot's pointer word, so the
-// garbage collector sees every pointer it holds.
 const (
-	bigSlots  = 2
-	bigOffset = 16
+	repKindShift = 56
+	repFlag      = 1 << 55
 )
 
 var layoutOK = checkLayout()
 
-func repTerm(ptr unsafe.Pointer, kind term.Kind) term.Term {
+// repTerm returns the term of kind k with pointer ptr and, below the kind,
+// flag and count num.
+func repTerm(ptr unsafe.Pointer, k term.Kind, num uint64) term.Term {
 	var t term.Term
 	r := (*termRep)(unsafe.Pointer(&t))
-	r.ptr, r.kind = ptr, kind
+	r.ptr, r.num = ptr, uint64(k)<<repKindShift|num
 	return t
-}
-
-// bigIn returns the big.Int that lives in the two slots s.
-func bigIn(s []term.Term) *big.Int {
-	return (*big.Int)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), bigOffset))
 }
 
 // descOf returns the descending term whose inner term is *inner, which
@@ -54,39 +48,85 @@ func descOf(inner *term.Term) term.Term {
 	if !layoutOK {
 		return term.Desc(*inner)
 	}
-	return repTerm(unsafe.Pointer(inner), term.KindDesc)
+	return repTerm(unsafe.Pointer(inner), term.KindDesc, 0)
 }
 
-// bigTerm returns the integer z, keeping z, which the caller must not
-// change afterwards.
-func bigTerm(z *big.Int) term.Term {
-	if z.IsInt64() {
-		return term.Int(z.Int64())
+// bigTerm returns the integer of magnitude w (little-endian words),
+// negated if neg, keeping w, which the caller must
+// not change afterwards. One that fits in an int64 is held as one, as
+// term.BigInt holds it.
+func bigTerm(w []big.Word, neg bool) term.Term {
+	if !layoutOK { // every machine whose words are not 64 bits too
+		return term.BigInt(bigSigned(new(big.Int).SetBits(w), neg))
 	}
-	if !layoutOK {
-		return term.BigInt(z)
+	for len(w) > 0 && w[len(w)-1] == 0 { // BigBits promises no zero top word
+		w = w[:len(w)-1]
 	}
-	return repTerm(unsafe.Pointer(z), term.KindInt)
+	if len(w) <= 1 {
+		var u uint64
+		if len(w) == 1 {
+			u = uint64(w[0])
+		}
+		switch {
+		case u <= 1<<63-1 && neg:
+			return term.Int(-int64(u))
+		case u <= 1<<63-1:
+			return term.Int(int64(u))
+		case u == 1<<63 && neg:
+			return term.Int(-1 << 63)
+		}
+	}
+	var flag uint64
+	if neg {
+		flag = repFlag
+	}
+	return repTerm(unsafe.Pointer(unsafe.SliceData(w)), term.KindInt, flag|uint64(len(w)))
+}
+
+// bigSigned returns z negated if neg.
+func bigSigned(z *big.Int, neg bool) *big.Int {
+	if neg {
+		return z.Neg(z)
+	}
+	return z
 }
 
 func checkLayout() bool {
 	var t term.Term
-	var b big.Int
-	if unsafe.Sizeof(t) != unsafe.Sizeof(termRep{}) || unsafe.Sizeof(t) != 24 ||
-		unsafe.Sizeof(b) != 32 || unsafe.Sizeof(uintptr(0)) != 8 {
+	if unsafe.Sizeof(t) != unsafe.Sizeof(termRep{}) || unsafe.Sizeof(t) != 16 ||
+		unsafe.Sizeof(uintptr(0)) != 8 || wordBytes != 8 {
 		return false
 	}
-	// The public constructors put a pointer in the first word, a count in
-	// the second and the kind in the third, as termRep has them.
+	// The public constructors put a pointer in the first word and the
+	// kind and a count in the second, as termRep has them.
 	name := "xyz"
 	a := term.Atom(name)
 	r := (*termRep)(unsafe.Pointer(&a))
-	if r.ptr != unsafe.Pointer(unsafe.StringData(name)) || r.num != 3 || r.kind != term.KindAtom {
+	if r.ptr != unsafe.Pointer(unsafe.StringData(name)) || r.num != uint64(term.KindAtom)<<repKindShift|3 {
 		return false
 	}
-	// Desc: the pointer is where termRep puts it, and is kept, not copied.
+	elems := []term.Term{term.Int(1), term.Atom("t")}
+	l := term.ListWithTail(elems...)
+	r = (*termRep)(unsafe.Pointer(&l))
+	if r.ptr != unsafe.Pointer(&elems[0]) || r.num != uint64(term.KindList)<<repKindShift|repFlag|2 {
+		return false
+	}
+	d := term.Desc(term.Int(1))
+	if r = (*termRep)(unsafe.Pointer(&d)); r.num != uint64(term.KindDesc)<<repKindShift {
+		return false
+	}
+	// A bignum points at its words, with its sign in the flag.
+	z := new(big.Int).Lsh(big.NewInt(-3), 100)
+	bz := term.BigInt(z)
+	r = (*termRep)(unsafe.Pointer(&bz))
+	if r.num != uint64(term.KindInt)<<repKindShift|repFlag|2 ||
+		*(*big.Word)(r.ptr) != z.Bits()[0] || *(*big.Word)(unsafe.Add(r.ptr, 8)) != z.Bits()[1] {
+		return false
+	}
+	// Terms built here read back through the public accessors, and keep
+	// their memory rather than copying it.
 	cell := term.Int(1)
-	d := repTerm(unsafe.Pointer(&cell), term.KindDesc)
+	d = repTerm(unsafe.Pointer(&cell), term.KindDesc, 0)
 	if d.Kind() != term.KindDesc || !term.Equal(d.Inner(), term.Int(1)) {
 		return false
 	}
@@ -94,18 +134,11 @@ func checkLayout() bool {
 	if !term.Equal(d.Inner(), term.Int(2)) {
 		return false
 	}
-	// A big integer term holds its *big.Int.
-	z := new(big.Int).Lsh(big.NewInt(1), 100)
-	if i := repTerm(unsafe.Pointer(z), term.KindInt); !i.IsBig() || i.BigInt() != z {
-		return false
-	}
-	// A big.Int is a sign, then its words' slice header.
 	words := []big.Word{1, 2, 3}
-	z.SetBits(words).Neg(z)
-	p := unsafe.Pointer(z)
-	return *(*bool)(p) &&
-		*(*unsafe.Pointer)(unsafe.Add(p, 8)) == unsafe.Pointer(&words[0]) &&
-		*(*int)(unsafe.Add(p, 16)) == 3 && *(*int)(unsafe.Add(p, 24)) == 3
+	i := repTerm(unsafe.Pointer(&words[0]), term.KindInt, repFlag|3)
+	w, neg := i.BigBits()
+	return i.Kind() == term.KindInt && i.IsBig() && neg && len(w) == 3 && &w[0] == &words[0] &&
+		i.BigInt().Cmp(new(big.Int).Neg(new(big.Int).SetBits(words))) == 0
 }
 
 // termPtr returns t's pointer word.

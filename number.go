@@ -69,8 +69,8 @@ func intMagnitude(t term.Term) (m magnitude, neg bool) {
 		}
 		return magnitude{u: uint64(i)}, false
 	}
-	b := t.BigInt()
-	return magnitude{b: b.Bits()}, b.Sign() < 0
+	w, neg := t.BigBits() // the term's own words: read, never changed
+	return magnitude{b: w}, neg
 }
 
 // appendInt writes the integer m (negated if neg), or fails for a negative
@@ -390,8 +390,8 @@ func (d *decoder) complement(adj []byte, words int) ([]byte, bool) {
 }
 
 // intTerm makes the non-negative integer whose magnitude is mag (no
-// leading zeros); one beyond int64 takes its big.Int and words from the
-// arena, filled from 64-bit loads.
+// leading zeros); one beyond int64 takes its words from the arena, filled
+// from 64-bit loads, and holds them.
 func (d *decoder) intTerm(mag []byte) term.Term {
 	if len(mag) <= 8 {
 		if u := beUint(mag); u <= math.MaxInt64 {
@@ -457,16 +457,9 @@ func wordAt(mag []byte, i int) uint64 {
 	return x
 }
 
-// bigOf makes the integer term whose magnitude is w, in a big.Int from the
-// arena.
-func (d *decoder) bigOf(w []big.Word, neg bool) term.Term {
-	z := d.a.newBig()
-	z.SetBits(w)
-	if neg {
-		z.Neg(z)
-	}
-	return bigTerm(z)
-}
+// bigOf makes the integer term whose magnitude is w, arena words that the
+// term keeps: no big.Int is made.
+func (d *decoder) bigOf(w []big.Word, neg bool) term.Term { return bigTerm(w, neg) }
 
 // float reads the fraction section at p of the float whose integer part
 // (u, or b when not nil) started at pos, and rebuilds the float.

@@ -38,7 +38,7 @@ var wildcard = term.Atom("_")
 // claiming 65,535 elements each would take gigabytes. So the claims share
 // one allowance for the whole prefix: a whole encoding never uses up its
 // share, since each element has a tag byte of its own, and padding costs
-// at most 24 bytes for each wildcard allowed (1.5 MiB beyond the input's
+// at most 16 bytes for each wildcard allowed (1 MiB beyond the input's
 // share).
 const maxPartialArity = 1 << 16
 

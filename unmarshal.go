@@ -3,6 +3,7 @@ package sext
 import (
 	"bytes"
 	"math/big"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -305,8 +306,12 @@ func decodeUint(t term.Term, v reflect.Value) error {
 	var u uint64
 	if t.IsInt64() && t.Int64() >= 0 {
 		u = uint64(t.Int64())
-	} else if b := t.BigInt(); t.IsBig() && b.IsUint64() {
-		u = b.Uint64()
+	} else if w, neg := t.BigBits(); !neg && len(w) > 0 && len(w)*bits.UintSize <= 64 {
+		// A bignum of 64 bits or fewer: between 2^63 and 2^64-1.
+		u = uint64(w[0])
+		if len(w) == 2 { // 32-bit words
+			u |= uint64(w[1]) << 32
+		}
 	} else {
 		return typeErr(t, v, "out of range")
 	}
@@ -410,7 +415,19 @@ func decodeBig(t term.Term, v reflect.Value) error {
 	if t.Kind() != term.KindInt {
 		return typeErr(t, v, "")
 	}
-	v.Addr().Interface().(*big.Int).Set(t.BigInt())
+	dst := v.Addr().Interface().(*big.Int)
+	if t.IsInt64() {
+		dst.SetInt64(t.Int64())
+		return nil
+	}
+	// Set copies the words (into dst's own, if they fit); z only reads
+	// the term's.
+	w, neg := t.BigBits()
+	var z big.Int
+	dst.Set(z.SetBits(w))
+	if neg {
+		dst.Neg(dst)
+	}
 	return nil
 }
 

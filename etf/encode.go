@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -194,24 +195,24 @@ func appendInt(dst []byte, t term.Term) []byte {
 		}
 		return dst
 	}
-	b := t.BigInt()
+	words, neg := t.BigBits() // the term's own words, read in place
 	sign := byte(0)
-	if b.Sign() < 0 {
+	if neg {
 		sign = 1
 	}
-	n := (b.BitLen() + 7) / 8
+	n := ((len(words)-1)*bitsPerWord + bits.Len(uint(words[len(words)-1])) + 7) / 8
 	if n <= math.MaxUint8 {
 		dst = append(dst, tagSmallBig, byte(n), sign)
 	} else {
 		dst = append(binary.BigEndian.AppendUint32(append(dst, tagLargeBig), uint32(n)), sign)
 	}
-	return appendLittleEndian(dst, b, n)
+	return appendLittleEndian(dst, words, n)
 }
 
-// appendLittleEndian appends the n-byte magnitude of b, least significant
-// byte first, straight from its words.
-func appendLittleEndian(dst []byte, b *big.Int, n int) []byte {
-	for _, w := range b.Bits() {
+// appendLittleEndian appends the n-byte magnitude words, least
+// significant byte first.
+func appendLittleEndian(dst []byte, words []big.Word, n int) []byte {
+	for _, w := range words {
 		for range bitsPerWord / 8 {
 			if n == 0 {
 				return dst

@@ -131,18 +131,29 @@ func hashInt(h uint32, t term.Term) uint32 {
 	if t.IsInt64() && t.Int64() >= -1<<(smallBits-1) && t.Int64() < 1<<(smallBits-1) {
 		return hashWord(h, uint64(t.Int64())<<4|smallTag)
 	}
-	b := t.BigInt()
 	k := uint32(hconst11)
-	if b.Sign() < 0 {
+	words, neg := t.BigBits()
+	if t.IsInt64() { // beyond erts's small integers, within int64
+		mag := uint64(t.Int64())
+		if t.Int64() < 0 {
+			neg, mag = true, -mag
+		}
+		var buf [2]big.Word
+		words = append(buf[:0], big.Word(mag))
+		if bits.UintSize == 32 && mag>>32 != 0 {
+			words = append(words, big.Word(mag>>32))
+		}
+	}
+	if neg {
 		k = hconst10
 	}
 	// erts's bignum digits are 64-bit words, least significant first,
 	// whatever this machine's word.
-	mag := new(big.Int).Abs(b).Bytes()
-	for end := len(mag); end > 0; end -= 8 {
-		var w uint64
-		for _, c := range mag[max(0, end-8):end] {
-			w = w<<8 | uint64(c)
+	step := 64 / bits.UintSize
+	for i := 0; i < len(words); i += step {
+		w := uint64(words[i])
+		if step == 2 && i+1 < len(words) {
+			w |= uint64(words[i+1]) << 32
 		}
 		h = hash2(h, uint32(w), uint32(w>>32), k)
 	}

@@ -2,7 +2,6 @@ package matchspec
 
 import (
 	"math"
-	"math/big"
 
 	"github.com/erlsext/sext/term"
 )
@@ -227,7 +226,8 @@ func (e *expr) call(en *env, body bool) (term.Term, bool) {
 			if x.IsInt64() && x.Int64() != math.MinInt64 {
 				return term.Int(max(x.Int64(), -x.Int64())), true
 			}
-			return term.BigInt(new(big.Int).Abs(x.BigInt())), true
+			b := x.BigInt() // a copy of our own
+			return term.BigInt(b.Abs(b)), true
 		}
 		return term.Term{}, false
 	}

@@ -7,6 +7,7 @@
 package term
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,26 @@ func TestImproperListAllocs(t *testing.T) {
 	for _, tail := range []Term{Atom("t"), List(Int(9), Int(10))} {
 		if n := testing.AllocsPerRun(100, func() { ImproperList(elems, tail) }); n != 1 {
 			t.Errorf("ImproperList(_, %v) allocated %v times, want 1", tail, n)
+		}
+	}
+}
+
+// Bignums compare through their words: no big.Int is made, against
+// integers of either size or against floats, in either order.
+func TestCompareBignumsAllocatesNothing(t *testing.T) {
+	a := BigInt(new(big.Int).Lsh(big.NewInt(3), 100))
+	b := BigInt(new(big.Int).Lsh(big.NewInt(-3), 100))
+	others := []Term{a, b, Int(5), Uint(1 << 63), Float(1e40), Float(-1e300), Float(0.5)}
+	for _, o := range others {
+		n := testing.AllocsPerRun(100, func() {
+			Compare(a, o)
+			Compare(o, b)
+			CompareErlang(a, o)
+			CompareErlang(o, b)
+			Equal(a, o)
+		})
+		if n != 0 {
+			t.Errorf("comparing bignums with %s allocated %v times, want 0", o, n)
 		}
 	}
 }

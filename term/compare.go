@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"math"
+	"math/big"
 	"strings"
 	"unsafe"
 )
@@ -84,14 +85,14 @@ func compareAt(a, b Term, keys order, depth int) int {
 	case KindBinary:
 		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
 	case KindTuple:
-		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
+		if c := cmp.Compare(a.n(), b.n()); c != 0 {
 			return c
 		}
 		return compareSlices(a.slice(), b.slice(), keys, depth+1)
 	case KindList:
 		return compareLists(a, b, keys, depth+1)
 	case KindMap:
-		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
+		if c := cmp.Compare(a.n(), b.n()); c != 0 {
 			return c
 		}
 		if keys != orderBytes {
@@ -227,19 +228,19 @@ func compareStep(x, y Term, neg bool, keys order, st []cmpTask) (int, []cmpTask)
 	}
 	switch x.Kind() {
 	case KindTuple:
-		if c := cmp.Compare(x.r.Num, y.r.Num); c != 0 || x.r.Num == 0 {
+		if c := cmp.Compare(x.n(), y.n()); c != 0 || x.n() == 0 {
 			return c, st
 		}
 		return 0, append(st, cmpTask{xs: x.slice(), ys: y.slice(), neg: neg, run: true})
 	case KindList:
 		return 0, pushList(x, y, neg, st)
 	case KindMap:
-		if c := cmp.Compare(x.r.Num, y.r.Num); c != 0 || x.r.Num == 0 {
+		if c := cmp.Compare(x.n(), y.n()); c != 0 || x.n() == 0 {
 			return c, st
 		}
 		// Each entry is a key and a value, in that order: two terms.
-		xs := unsafe.Slice((*Term)(x.r.Ptr), 2*x.r.Num)
-		ys := unsafe.Slice((*Term)(y.r.Ptr), 2*y.r.Num)
+		xs := unsafe.Slice((*Term)(x.r.Ptr), 2*x.n())
+		ys := unsafe.Slice((*Term)(y.r.Ptr), 2*y.n())
 		if keys == orderBytes {
 			return 0, append(st, cmpTask{xs: xs, ys: ys, neg: neg, run: true})
 		}
@@ -320,7 +321,7 @@ func listEnd(l Term, more bool) int {
 	switch {
 	case more:
 		return endElem
-	case !l.r.Tail:
+	case !l.tail():
 		return endProper
 	case l.Tail().Kind() == KindBinary:
 		return endBitTail
@@ -363,16 +364,45 @@ func compareNumbers(a, b Term) int {
 	return -compareIntFloat(b, a.Float())
 }
 
+// compareInts compares two integers without allocating: a bignum lies
+// beyond every int64, on its sign's side, and two bignums of one sign
+// compare by their magnitudes' words.
 func compareInts(a, b Term) int {
+	ai, bi := a.IsInt64(), b.IsInt64()
 	switch {
-	case a.r.Ptr == nil && b.r.Ptr == nil:
+	case ai && bi:
 		return cmp.Compare(int64(a.r.Num), int64(b.r.Num))
-	case a.r.Ptr == nil:
-		return -b.big().Sign()
-	case b.r.Ptr == nil:
-		return a.big().Sign()
+	case ai:
+		return -bigSign(b)
+	case bi:
+		return bigSign(a)
 	}
-	return a.big().Cmp(b.big())
+	if an, bn := a.tail(), b.tail(); an != bn {
+		return bigSign(a)
+	}
+	return signed(compareMagnitudes(a.words(), b.words()), a.tail())
+}
+
+// bigSign returns a bignum's sign, -1 or +1.
+func bigSign(t Term) int {
+	if t.tail() {
+		return -1
+	}
+	return 1
+}
+
+// compareMagnitudes compares two normalized magnitudes: the longer is
+// the greater, and words of one length compare from the top down.
+func compareMagnitudes(a, b []big.Word) int {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		if c := cmp.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // compareIntFloat compares exactly. Of an integer and a float of equal

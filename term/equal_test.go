@@ -10,12 +10,21 @@ import (
 
 // == on terms would compare pointers, not values: it must not compile.
 // Comparable is what the compiler checks for == and for map keys.
-func TestTermIsThreeWordsAndNotComparable(t *testing.T) {
+// A Term is two words (16 bytes on 64-bit machines), and the zero Term
+// is the empty list.
+func TestTermIsTwoWordsAndNotComparable(t *testing.T) {
 	if reflect.TypeOf(Term{}).Comparable() {
 		t.Error("term.Term is comparable: == and map[term.Term] compile")
 	}
-	if got, want := unsafe.Sizeof(Term{}), 3*unsafe.Sizeof(uintptr(0)); got != want {
-		t.Errorf("unsafe.Sizeof(Term{}) = %d, want three words (%d)", got, want)
+	if got, want := unsafe.Sizeof(Term{}), unsafe.Sizeof(uintptr(0))+8; got != want {
+		t.Errorf("unsafe.Sizeof(Term{}) = %d, want two words (%d)", got, want)
+	}
+	if unsafe.Sizeof(uintptr(0)) == 8 && unsafe.Sizeof(Term{}) != 16 {
+		t.Errorf("unsafe.Sizeof(Term{}) = %d, want 16", unsafe.Sizeof(Term{}))
+	}
+	var z Term
+	if z.Kind() != KindList || z.Len() != 0 || !z.IsProper() || !Equal(z, List()) || z.String() != "[]" {
+		t.Errorf("the zero Term is %s of kind %v, not []", z, z.Kind())
 	}
 }
 

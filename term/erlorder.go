@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -80,7 +81,7 @@ func erlRank(t Term) int {
 	case KindMap:
 		return 8
 	case KindList:
-		if t.r.Num == 0 {
+		if t.n() == 0 {
 			return 9
 		}
 		return 10
@@ -141,7 +142,7 @@ func compareArithAt(a, b Term, exact bool, depth int) int {
 	case KindDesc:
 		return -compareArithAt(a.Inner(), b.Inner(), exact, depth)
 	case KindTuple:
-		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
+		if c := cmp.Compare(a.n(), b.n()); c != 0 {
 			return c
 		}
 		sa, sb := a.slice(), b.slice()
@@ -153,7 +154,7 @@ func compareArithAt(a, b Term, exact bool, depth int) int {
 		return 0
 	case KindMap:
 		// Size, then all keys in key order, then the values in that order.
-		if c := cmp.Compare(a.r.Num, b.r.Num); c != 0 {
+		if c := cmp.Compare(a.n(), b.n()); c != 0 {
 			return c
 		}
 		ea, eb := a.Entries(), b.Entries()
@@ -200,7 +201,7 @@ func compareArithLists(a, b Term, exact bool, depth int) int {
 func restOf(l Term, n int) Term {
 	if n < l.Len() {
 		s := l.slice()[n:]
-		return list(unsafe.Pointer(unsafe.SliceData(s)), len(s), l.r.Tail)
+		return list(unsafe.Pointer(unsafe.SliceData(s)), len(s), l.tail())
 	}
 	return l.Tail()
 }
@@ -219,19 +220,72 @@ func compareArithNumbers(a, b Term) int {
 
 // arithIntFloat compares an integer with a float exactly; equal values
 // give 0, where compareIntFloat breaks the tie.
+// It allocates nothing, for bignums too. A NaN sorts below every integer,
+// as cmp.Compare puts it below every float.
 func arithIntFloat(i Term, f float64) int {
 	whole := math.Trunc(f)
 	var c int
-	if i.r.Ptr == nil && whole >= -(1<<63) && whole < 1<<63 {
+	switch {
+	case i.IsInt64() && whole >= -(1<<63) && whole < 1<<63:
 		c = cmp.Compare(int64(i.r.Num), int64(whole))
-	} else {
-		w, _ := new(big.Float).SetFloat64(whole).Int(nil)
-		c = i.BigInt().Cmp(w)
+	case math.IsNaN(f):
+		return 1
+	case i.IsInt64(): // whole lies beyond int64, or is infinite
+		if whole < 0 {
+			return 1
+		}
+		return -1
+	default:
+		c = compareBigFloat(i, whole)
 	}
 	if c != 0 {
 		return c
 	}
 	return -cmp.Compare(f-whole, 0)
+}
+
+// compareBigFloat compares the bignum i with whole, an integral or
+// infinite float, through i's words.
+func compareBigFloat(i Term, whole float64) int {
+	if neg := i.tail(); neg != (whole < 0) {
+		return bigSign(i)
+	}
+	return signed(compareMagnitudeFloat(i.words(), math.Abs(whole)), i.tail())
+}
+
+// compareMagnitudeFloat compares the normalized magnitude w with a, a
+// non-negative integral or infinite float: by bit length first, then
+// word by word against a's mantissa shifted into place.
+func compareMagnitudeFloat(w []big.Word, a float64) int {
+	if math.IsInf(a, 1) {
+		return -1
+	}
+	if len(w) == 0 {
+		return cmp.Compare(0, a)
+	}
+	const wbits = bits.UintSize
+	frac, exp := math.Frexp(a) // a = frac * 2^exp, frac in [0.5, 1), or a = 0
+	n := (len(w)-1)*wbits + bits.Len(uint(w[len(w)-1]))
+	if n != exp {
+		return cmp.Compare(n, exp)
+	}
+	m, shift := uint64(math.Ldexp(frac, 53)), exp-53 // a = m << shift
+	// a is integral: bits shifted out to the right are zero.
+	if shift < 0 {
+		m, shift = m>>-shift, 0
+	}
+	for j := len(w) - 1; j >= 0; j-- {
+		var x uint64 // word j of m << shift
+		if lo := j*wbits - shift; lo >= 0 {
+			x = m >> lo
+		} else {
+			x = m << -lo
+		}
+		if c := cmp.Compare(w[j], big.Word(x)); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // compareMapsErlang is Erlang's order of two maps of one size: all keys in
@@ -292,18 +346,18 @@ func compareArithDeep(a, b Term, exact bool) int {
 		case ra != rb:
 			c = cmp.Compare(ra, rb)
 		case x.Kind() == KindTuple:
-			if c = cmp.Compare(x.r.Num, y.r.Num); c == 0 && x.r.Num > 0 {
+			if c = cmp.Compare(x.n(), y.n()); c == 0 && x.n() > 0 {
 				st = append(st, arithTask{xs: x.slice(), ys: y.slice(), exact: t.exact, neg: t.neg, run: true})
 			}
 		case x.Kind() == KindMap:
-			if c = cmp.Compare(x.r.Num, y.r.Num); c == 0 && x.r.Num > 0 {
-				xs := unsafe.Slice((*Term)(x.r.Ptr), 2*x.r.Num) // key, value, key, ...
-				ys := unsafe.Slice((*Term)(y.r.Ptr), 2*y.r.Num)
+			if c = cmp.Compare(x.n(), y.n()); c == 0 && x.n() > 0 {
+				xs := unsafe.Slice((*Term)(x.r.Ptr), 2*x.n()) // key, value, key, ...
+				ys := unsafe.Slice((*Term)(y.r.Ptr), 2*y.n())
 				st = append(st,
 					arithTask{xs: xs[1:], ys: ys[1:], exact: t.exact, neg: t.neg, run: true, skip: true},
 					arithTask{xs: xs, ys: ys, exact: true, neg: t.neg, run: true, skip: true})
 			}
-		case x.Kind() == KindList && x.r.Num > 0:
+		case x.Kind() == KindList && x.n() > 0:
 			ea, eb := x.Elems(), y.Elems()
 			n := min(len(ea), len(eb))
 			if len(ea) == len(eb) {

@@ -224,7 +224,7 @@ func (p *parser) str(depth int) (Term, error) {
 		return Term{}, err
 	}
 	// Adjacent literals gather their code points in one run, and the list
-	// is made once at its size: 24 bytes a character.
+	// is made once at its size: 16 bytes a character.
 	p.s.join = true
 	err := p.next()
 	p.s.join = false

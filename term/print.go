@@ -2,6 +2,7 @@ package term
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"unicode/utf8"
 )
@@ -112,7 +113,7 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 				switch {
 				case f.t.Kind() == KindMap && f.i&1 == 1:
 					b = append(b, " => "...)
-				case f.t.Kind() == KindList && f.t.r.Tail && f.i == int(f.t.r.Num)-1:
+				case f.t.Kind() == KindList && f.t.tail() && f.i == f.t.n()-1:
 					b = append(b, '|')
 				default:
 					b = append(b, ',')
@@ -137,9 +138,9 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 func numChildren(t Term) int {
 	switch t.Kind() {
 	case KindList, KindTuple:
-		return int(t.r.Num)
+		return t.n()
 	case KindMap:
-		return 2 * int(t.r.Num)
+		return 2 * t.n()
 	case KindDesc:
 		return 1
 	}
@@ -162,6 +163,18 @@ func (f *printFrame) child(i int) Term {
 	return t.slice()[i]
 }
 
+// appendBig prints the bignum t in decimal, through a big.Int that shares
+// t's words and only reads them (Neg would write them back: a race when
+// terms are printed concurrently).
+func appendBig(b []byte, t Term) []byte {
+	w, neg := t.BigBits()
+	if neg {
+		b = append(b, '-')
+	}
+	var z big.Int
+	return z.SetBits(w).Append(b, 10)
+}
+
 // appendLeaf prints a term the printer does not descend into, including
 // empty compounds. It sets *err to the first reason the text will not
 // parse back.
@@ -175,10 +188,10 @@ func appendLeaf(b []byte, t Term, err *error) []byte {
 	case KindMap:
 		b = append(b, "#{}"...)
 	case KindInt:
-		if t.r.Ptr == nil {
+		if t.IsInt64() {
 			b = strconv.AppendInt(b, int64(t.r.Num), 10)
 		} else {
-			b = t.big().Append(b, 10)
+			b = appendBig(b, t)
 		}
 	case KindFloat:
 		b, ok = appendFloat(b, t.Float())

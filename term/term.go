@@ -2,10 +2,11 @@
 // size, floats, atoms, binaries and bitstrings, tuples, lists proper and
 // improper, maps, pids, ports, references, and the descending wrapper Desc.
 //
-// A Term is a small value (three machine words) that holds integers, floats
+// A Term is a small value (two machine words) that holds integers, floats
 // and atoms without allocating, in the manner of log/slog's Value. Compound
 // terms point at a slice of their children, so a decoded tuple costs one
-// allocation for all of its elements.
+// allocation for all of its elements, and an integer beyond int64 points
+// at its magnitude's words, with no big.Int of its own.
 //
 // The zero Term is the empty list [], Erlang's nil.
 package term
@@ -13,6 +14,7 @@ package term
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -68,32 +70,67 @@ func (k Kind) String() string {
 // Compare, or the encoding as a key.
 type Term struct {
 	_ [0]func() // no ==: equal terms can differ in their pointers; use Equal
-	// r is the term itself. Term has two fields and rep four: the
+	// r is the term itself. Term has two fields and rep two: the
 	// compiler keeps structs of up to four fields in registers (SSA), and a
 	// fifth made Compare twice as slow.
 	r rep
 }
 
-// rep is a term: three machine words. Which fields mean what depends on
-// Kind, as the constructors below set them. Package sext's decoders
+// rep is a term: two machine words, so that a slot of a tuple or list
+// costs 16 bytes. Which bits mean what depends on the kind:
+//   - a small integer (one that fits in an int64) and a float need all 64
+//     bits of Num for their value, so their kind is in Ptr, which points
+//     at kindMarks[kind];
+//   - every other kind has its Kind in Num's top byte (kindShift), a flag
+//     in bit 55 (flagBit: a list's improper tail, a bignum's sign), and
+//     in the low bits (lenMask) a count: elements, entries, bytes of a
+//     name, bits of a binary, words of a bignum's magnitude. Ptr points
+//     at the children, the bytes, the words (little-endian, as
+//     big.Int.Bits), or the Desc's, Pid's, Port's or Ref's cell; it may
+//     be nil where the count is 0.
+//
+// The zero rep (nil, 0) is then the empty list. Package sext's decoders
 // build terms around memory of their own through a copy of this layout,
 // which they check at init (sext's layout.go): keep the two in step.
 type rep struct {
-	Ptr  unsafe.Pointer // children, bytes, name, *big.Int, *Pid, ... by kind
-	Num  uint64         // int64 value, float bits, length or bit length
-	Kind uint8          // a Kind
-	Tail bool           // a list whose last element is an improper tail
+	Ptr unsafe.Pointer // children, bytes, name, words, *Pid, ... or a kind mark
+	Num uint64         // int64 value or float bits; or kind, flag and count
 }
 
-// mk returns the term of kind k with the given pointer and number.
-func mk(k Kind, ptr unsafe.Pointer, num uint64) Term {
-	return Term{r: rep{Kind: uint8(k), Ptr: ptr, Num: num}}
+const (
+	kindShift = 56
+	flagBit   = 1 << 55
+	lenMask   = flagBit - 1
+)
+
+// kindMarks gives the kinds whose Num is all value (Int, Float) a pointer
+// that says their kind: a pointer into a static array is a valid Go
+// pointer, and no other term's pointer can fall inside it.
+var kindMarks [16]byte
+
+// mark returns the kind mark of k.
+func mark(k Kind) unsafe.Pointer { return unsafe.Pointer(&kindMarks[k]) }
+
+// mk returns the term of kind k with the given pointer and count (or
+// flag and count).
+func mk(k Kind, ptr unsafe.Pointer, n uint64) Term {
+	return Term{r: rep{Ptr: ptr, Num: uint64(k)<<kindShift | n}}
 }
 
 // list returns the list of the n terms at ptr, the last its tail if tail.
 func list(ptr unsafe.Pointer, n int, tail bool) Term {
-	return Term{r: rep{Kind: uint8(KindList), Ptr: ptr, Num: uint64(n), Tail: tail}}
+	num := uint64(n)
+	if tail {
+		num |= flagBit
+	}
+	return Term{r: rep{Ptr: ptr, Num: num}} // KindList is 0
 }
+
+// n returns the count in a term's Num: see rep.
+func (t Term) n() int { return int(t.r.Num & lenMask) }
+
+// tail reports a list's improper-tail flag.
+func (t Term) tail() bool { return t.r.Num&flagBit != 0 }
 
 // Equal reports whether t and u are the same term, as Equal(t, u) does.
 // go-cmp uses this method by itself.
@@ -129,31 +166,50 @@ type Ref struct {
 }
 
 // Kind returns the term's kind.
-func (t Term) Kind() Kind { return Kind(t.r.Kind) }
+func (t Term) Kind() Kind {
+	if off := uintptr(t.r.Ptr) - uintptr(unsafe.Pointer(&kindMarks)); off < uintptr(len(kindMarks)) {
+		return Kind(off)
+	}
+	return Kind(t.r.Num >> kindShift)
+}
 
 // Int returns the integer i.
-func Int(i int64) Term { return mk(KindInt, nil, uint64(i)) }
+func Int(i int64) Term { return Term{r: rep{Ptr: mark(KindInt), Num: uint64(i)}} }
 
-// Uint returns the integer u.
+// Uint returns the integer u. One beyond int64 allocates its magnitude.
 func Uint(u uint64) Term {
 	if u <= math.MaxInt64 {
 		return Int(int64(u))
 	}
-	return mk(KindInt, unsafe.Pointer(new(big.Int).SetUint64(u)), 0)
+	if bits.UintSize == 64 {
+		return bigWords([]big.Word{big.Word(u)}, false)
+	}
+	return bigWords([]big.Word{big.Word(u), big.Word(u >> 32)}, false)
 }
 
-// BigInt returns the integer b. It copies b, and an integer that fits in an
-// int64 is held as one, so every value has exactly one representation.
+// BigInt returns the integer b. It copies b's magnitude (one allocation),
+// and an integer that fits in an int64 is held as one, so every value has
+// exactly one representation.
 func BigInt(b *big.Int) Term {
 	if b.IsInt64() {
 		return Int(b.Int64())
 	}
-	return mk(KindInt, unsafe.Pointer(new(big.Int).Set(b)), 0)
+	return bigWords(slices.Clone(b.Bits()), b.Sign() < 0)
+}
+
+// bigWords returns the integer of magnitude w (normalized, beyond int64),
+// negated if neg, keeping w.
+func bigWords(w []big.Word, neg bool) Term {
+	num := uint64(len(w))
+	if neg {
+		num |= flagBit
+	}
+	return mk(KindInt, unsafe.Pointer(unsafe.SliceData(w)), num)
 }
 
 // Float returns the float f. NaN and infinities can be held but not encoded:
 // Erlang has neither.
-func Float(f float64) Term { return mk(KindFloat, nil, math.Float64bits(f)) }
+func Float(f float64) Term { return Term{r: rep{Ptr: mark(KindFloat), Num: math.Float64bits(f)}} }
 
 // Atom returns the atom with the given name (UTF-8 text).
 func Atom(name string) Term {
@@ -210,9 +266,9 @@ func ImproperList(elems []Term, tail Term) Term {
 		if len(elems) == 0 {
 			return tail
 		}
-		all := make([]Term, 0, len(elems)+int(tail.r.Num))
+		all := make([]Term, 0, len(elems)+tail.n())
 		all = append(append(all, elems...), tail.slice()...)
-		return list(unsafe.Pointer(unsafe.SliceData(all)), len(all), tail.r.Tail)
+		return list(unsafe.Pointer(unsafe.SliceData(all)), len(all), tail.tail())
 	}
 	if len(elems) == 0 {
 		return tail
@@ -279,8 +335,8 @@ func Desc(t Term) Term { return mk(KindDesc, unsafe.Pointer(&t), 0) }
 // Int64 returns the integer's value. It panics if t is not an integer that
 // fits in an int64: test with IsInt64 first, as with math/big's Int.
 func (t Term) Int64() int64 {
-	t.must(KindInt)
-	if t.r.Ptr != nil {
+	if !t.IsInt64() {
+		t.must(KindInt)
 		panic("term: Int64 of an integer beyond int64")
 	}
 	return int64(t.r.Num)
@@ -288,23 +344,42 @@ func (t Term) Int64() int64 {
 
 // IsInt64 reports whether t is an integer that fits in an int64, the
 // integers Int64 returns. Every other integer IsBig reports.
-func (t Term) IsInt64() bool { return t.Kind() == KindInt && t.r.Ptr == nil }
+func (t Term) IsInt64() bool { return t.r.Ptr == mark(KindInt) }
 
-// BigInt returns the integer's value as a big.Int. It panics if t is not
-// an integer. For an integer beyond int64 it is the term's own big.Int,
-// which the caller must not change; otherwise a new one.
+// BigInt returns the integer's value as a new big.Int, a copy that the
+// caller owns and may change. It allocates; BigBits reads a bignum's
+// magnitude without allocating. It panics if t is not an integer.
 func (t Term) BigInt() *big.Int {
-	t.must(KindInt)
-	if t.r.Ptr == nil {
+	if t.IsInt64() {
 		return big.NewInt(int64(t.r.Num))
 	}
-	return t.big()
+	w, neg := t.BigBits()
+	z := new(big.Int).SetBits(slices.Clone(w))
+	if neg {
+		z.Neg(z)
+	}
+	return z
+}
+
+// BigBits returns the magnitude of an integer beyond int64 as
+// little-endian words, as big.Int.Bits gives them (normalized: the last
+// word is not zero), and whether the integer is negative. The words are
+// the term's own and must not be changed, as with Bytes; nothing is
+// allocated. For an integer that fits in an int64 it returns nil, false:
+// read those with Int64. It panics if t is not an integer.
+func (t Term) BigBits() (words []big.Word, neg bool) {
+	if t.IsInt64() {
+		return nil, false
+	}
+	t.must(KindInt)
+	return t.words(), t.tail()
 }
 
 // IsBig reports whether t is an integer that does not fit in an int64.
-func (t Term) IsBig() bool { return t.Kind() == KindInt && t.r.Ptr != nil }
+func (t Term) IsBig() bool { return t.Kind() == KindInt && !t.IsInt64() }
 
-func (t Term) big() *big.Int { return (*big.Int)(t.r.Ptr) }
+// words returns a bignum's magnitude.
+func (t Term) words() []big.Word { return unsafe.Slice((*big.Word)(t.r.Ptr), t.n()) }
 
 // Float returns the float's value. It panics if t is not a float.
 func (t Term) Float() float64 {
@@ -315,7 +390,7 @@ func (t Term) Float() float64 {
 // Atom returns the atom's name. It panics if t is not an atom.
 func (t Term) Atom() string {
 	t.must(KindAtom)
-	return unsafe.String((*byte)(t.r.Ptr), int(t.r.Num))
+	return unsafe.String((*byte)(t.r.Ptr), t.n())
 }
 
 // Bytes returns a binary's or bitstring's bytes; a bitstring's partial last
@@ -323,14 +398,14 @@ func (t Term) Atom() string {
 // binary. The caller must not change the bytes.
 func (t Term) Bytes() []byte {
 	t.must(KindBinary)
-	return unsafe.Slice((*byte)(t.r.Ptr), (t.r.Num+7)>>3)
+	return unsafe.Slice((*byte)(t.r.Ptr), (t.n()+7)>>3)
 }
 
 // BitLen returns the length in bits of a binary or bitstring. It panics if
 // t is not one.
 func (t Term) BitLen() int {
 	t.must(KindBinary)
-	return int(t.r.Num)
+	return t.n()
 }
 
 // Elems returns a tuple's elements, or a list's elements without its
@@ -342,7 +417,7 @@ func (t Term) Elems() []Term {
 		return t.slice()
 	case KindList:
 		s := t.slice()
-		if t.r.Tail {
+		if t.tail() {
 			s = s[:len(s)-1]
 		}
 		return s
@@ -354,14 +429,14 @@ func (t Term) Elems() []Term {
 // improper tail otherwise. It panics if t is not a list.
 func (t Term) Tail() Term {
 	t.must(KindList)
-	if !t.r.Tail {
+	if !t.tail() {
 		return Term{}
 	}
-	return t.slice()[t.r.Num-1]
+	return t.slice()[t.n()-1]
 }
 
 // IsProper reports whether t is a proper list.
-func (t Term) IsProper() bool { return t.Kind() == KindList && !t.r.Tail }
+func (t Term) IsProper() bool { return t.Kind() == KindList && !t.tail() }
 
 // Len returns the number of elements of a tuple or list (without an
 // improper tail), the number of entries of a map, or the number of bytes
@@ -369,14 +444,14 @@ func (t Term) IsProper() bool { return t.Kind() == KindList && !t.r.Tail }
 func (t Term) Len() int {
 	switch t.Kind() {
 	case KindList:
-		if t.r.Tail {
-			return int(t.r.Num) - 1
+		if t.tail() {
+			return t.n() - 1
 		}
-		return int(t.r.Num)
+		return t.n()
 	case KindTuple, KindMap, KindAtom:
-		return int(t.r.Num)
+		return t.n()
 	case KindBinary:
-		return int(t.r.Num+7) >> 3
+		return (t.n() + 7) >> 3
 	}
 	return 0
 }
@@ -385,7 +460,7 @@ func (t Term) Len() int {
 // not a map. The caller must not change the slice.
 func (t Term) Entries() []MapEntry {
 	t.must(KindMap)
-	return unsafe.Slice((*MapEntry)(t.r.Ptr), t.r.Num)
+	return unsafe.Slice((*MapEntry)(t.r.Ptr), t.n())
 }
 
 // Pid returns the pid t holds. It panics if t is not a pid.
@@ -413,7 +488,7 @@ func (t Term) Inner() Term {
 }
 
 // slice returns the children of a tuple or list, tail included.
-func (t Term) slice() []Term { return unsafe.Slice((*Term)(t.r.Ptr), t.r.Num) }
+func (t Term) slice() []Term { return unsafe.Slice((*Term)(t.r.Ptr), t.n()) }
 
 func (t Term) must(k Kind) {
 	if t.Kind() != k {

@@ -13,7 +13,7 @@ import (
 )
 
 // Parsing allocates in proportion to the text: the result (a string is a
-// list, 24 bytes a character), plus scratch space that grows by doubling.
+// list, 16 bytes a character), plus scratch space that grows by doubling.
 // Each case states its bound in bytes allocated per byte of text.
 
 func allocated(f func()) uint64 {
@@ -32,12 +32,12 @@ func TestParseAllocationPerByte(t *testing.T) {
 		text    string
 		perByte uint64
 	}{
-		// 24 bytes a character for the list, and at most 8 for the
+		// 16 bytes a character for the list, and at most 8 for the
 		// code points gathered on the way.
 		{"string literal", `"` + strings.Repeat("a", n) + `"`, 34},
 		{"adjacent string literals", strings.Repeat(`"ab"`, n/4), 34},
 		{"string of escapes", `"` + strings.Repeat(`\n`, n/2) + `"`, 34},
-		// A list of one-digit integers is 12 bytes of list a byte of
+		// A list of one-digit integers is 8 bytes of list a byte of
 		// text, gathered on a stack that doubles (at most four times
 		// that in all), then copied out.
 		{"list of integers", "[" + strings.Repeat("1,", n/2) + "1]", 64},
