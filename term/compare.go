@@ -65,25 +65,27 @@ const maxCompareRecursion = 1000
 
 // compareAt compares by direct recursion, depth compounds down.
 func compareAt(a, b Term, keys order, depth int) int {
-	if ra, rb := rank[a.Kind()], rank[b.Kind()]; ra != rb {
+	// Each kind is read once: Kind is a few instructions, not a load.
+	ka, kb := a.Kind(), b.Kind()
+	if ra, rb := rank[ka], rank[kb]; ra != rb {
 		return cmp.Compare(ra, rb)
 	}
-	if depth >= maxCompareRecursion && isCompound(a.Kind()) {
+	if depth >= maxCompareRecursion && isCompound(ka) {
 		return compareDeep(a, b, keys)
 	}
-	switch a.Kind() {
+	switch ka {
 	case KindInt, KindFloat:
-		if keys == orderKeys && a.Kind() != b.Kind() {
-			if a.Kind() == KindInt {
+		if keys == orderKeys && ka != kb {
+			if ka == KindInt {
 				return -1
 			}
 			return 1
 		}
-		return compareNumbers(a, b)
+		return compareNumbers(a, b, ka, kb)
 	case KindAtom:
-		return strings.Compare(a.Atom(), b.Atom())
+		return strings.Compare(a.name(), b.name())
 	case KindBinary:
-		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
+		return compareBits(a.bytes(), a.n(), b.bytes(), b.n())
 	case KindTuple:
 		if c := cmp.Compare(a.n(), b.n()); c != 0 {
 			return c
@@ -345,12 +347,12 @@ func compareBits(a []byte, abits int, b []byte, bbits int) int {
 	return cmp.Compare(abits, bbits)
 }
 
-func compareNumbers(a, b Term) int {
+func compareNumbers(a, b Term, ka, kb Kind) int {
 	switch {
-	case a.Kind() == KindInt && b.Kind() == KindInt:
+	case ka == KindInt && kb == KindInt:
 		return compareInts(a, b)
-	case a.Kind() == KindFloat && b.Kind() == KindFloat:
-		fa, fb := a.Float(), b.Float()
+	case ka == KindFloat && kb == KindFloat:
+		fa, fb := math.Float64frombits(a.r.Num), math.Float64frombits(b.r.Num)
 		if fa == fb && math.Signbit(fa) != math.Signbit(fb) { // -0.0 < 0.0
 			if math.Signbit(fa) {
 				return -1
@@ -358,10 +360,10 @@ func compareNumbers(a, b Term) int {
 			return 1
 		}
 		return cmp.Compare(fa, fb)
-	case a.Kind() == KindInt:
-		return compareIntFloat(a, b.Float())
+	case ka == KindInt:
+		return compareIntFloat(a, math.Float64frombits(b.r.Num))
 	}
-	return -compareIntFloat(b, a.Float())
+	return -compareIntFloat(b, math.Float64frombits(a.r.Num))
 }
 
 // compareInts compares two integers without allocating: a bignum lies

@@ -398,8 +398,14 @@ func (t Term) Atom() string {
 // binary. The caller must not change the bytes.
 func (t Term) Bytes() []byte {
 	t.must(KindBinary)
-	return unsafe.Slice((*byte)(t.r.Ptr), (t.n()+7)>>3)
+	return t.bytes()
 }
+
+// bytes is Bytes without the check, for callers that know the kind.
+func (t Term) bytes() []byte { return unsafe.Slice((*byte)(t.r.Ptr), (t.n()+7)>>3) }
+
+// name is Atom without the check, for callers that know the kind.
+func (t Term) name() string { return unsafe.String((*byte)(t.r.Ptr), t.n()) }
 
 // BitLen returns the length in bits of a binary or bitstring. It panics if
 // t is not one.
