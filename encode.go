@@ -83,24 +83,28 @@ func isCompound(k term.Kind) bool {
 // appendTerm writes t. It is kept small, the commonest leaf its one fast
 // path, because it recurses: its frame is paid at every level of nesting.
 func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
-	if !isCompound(t.Kind()) {
-		if t.IsInt64() && t.Int64() >= 0 && t.Int64() <= max31 { // the commonest leaf
-			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(t.Int64())<<1), nil
+	if t.IsInt64() { // the commonest leaf
+		if v := t.Int64(); v >= 0 && v <= max31 {
+			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(v)<<1), nil
 		}
+		return e.appendLeaf(dst, t)
+	}
+	k := t.Kind() // once: it is a computation, and deep terms pay it at every level
+	if !isCompound(k) {
 		return e.appendLeaf(dst, t)
 	}
 	if e.depth >= e.maxDepth {
 		return dst, errEncodeDepth
 	}
 	e.depth++
-	dst, err := e.appendCompound(dst, t)
+	dst, err := e.appendCompound(dst, t, k)
 	e.depth--
 	return dst, err
 }
 
-func (e *encoder) appendCompound(dst []byte, t term.Term) ([]byte, error) {
+func (e *encoder) appendCompound(dst []byte, t term.Term, k term.Kind) ([]byte, error) {
 	var err error
-	switch t.Kind() {
+	switch k {
 	case term.KindTuple:
 		elems := t.Elems()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))

@@ -335,11 +335,19 @@ func Desc(t Term) Term { return mk(KindDesc, unsafe.Pointer(&t), 0) }
 // Int64 returns the integer's value. It panics if t is not an integer that
 // fits in an int64: test with IsInt64 first, as with math/big's Int.
 func (t Term) Int64() int64 {
-	if !t.IsInt64() {
-		t.must(KindInt)
-		panic("term: Int64 of an integer beyond int64")
+	if t.r.Ptr != intMark {
+		t.notInt64() // out of line, so that Int64 inlines
 	}
 	return int64(t.r.Num)
+}
+
+// intMark is mark(KindInt), read as one load where Int64 must inline.
+var intMark = mark(KindInt)
+
+//go:noinline
+func (t Term) notInt64() {
+	t.must(KindInt)
+	panic("term: Int64 of an integer beyond int64")
 }
 
 // IsInt64 reports whether t is an integer that fits in an int64, the
@@ -418,18 +426,17 @@ func (t Term) BitLen() int {
 // improper tail. It panics for other kinds. The caller must not change the
 // slice.
 func (t Term) Elems() []Term {
-	switch t.Kind() {
-	case KindTuple:
-		return t.slice()
-	case KindList:
-		s := t.slice()
-		if t.tail() {
-			s = s[:len(s)-1]
-		}
-		return s
+	if k := t.Kind(); k != KindTuple && k != KindList {
+		panic(notElems(k)) // no call here, so that Elems inlines
 	}
-	panic("term: Elems of " + t.Kind().String())
+	// A list's improper tail is its last slot; only a list sets the flag.
+	return unsafe.Slice((*Term)(t.r.Ptr), t.r.Num&lenMask-t.r.Num>>55&1)
 }
+
+// notElems is the panic of Elems on a term of another kind.
+type notElems Kind
+
+func (k notElems) Error() string { return "term: Elems of " + Kind(k).String() }
 
 // Tail returns a list's tail: the empty list for a proper list, the
 // improper tail otherwise. It panics if t is not a list.
