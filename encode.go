@@ -87,11 +87,11 @@ func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 		if v := t.Int64(); v >= 0 && v <= max31 {
 			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(v)<<1), nil
 		}
-		return e.appendLeaf(dst, t)
+		return e.appendLeaf(dst, t, term.KindInt)
 	}
 	k := t.Kind() // once: it is a computation, and deep terms pay it at every level
 	if !isCompound(k) {
-		return e.appendLeaf(dst, t)
+		return e.appendLeaf(dst, t, k)
 	}
 	if e.depth >= e.maxDepth {
 		return dst, errEncodeDepth
@@ -173,8 +173,8 @@ func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
 	return dst, err
 }
 
-func (e *encoder) appendLeaf(dst []byte, t term.Term) ([]byte, error) {
-	switch t.Kind() {
+func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, error) {
+	switch k {
 	case term.KindInt:
 		m, neg := intMagnitude(t)
 		return e.appendInt(dst, m, neg)

@@ -504,7 +504,14 @@ func (t Term) Inner() Term {
 func (t Term) slice() []Term { return unsafe.Slice((*Term)(t.r.Ptr), t.n()) }
 
 func (t Term) must(k Kind) {
-	if t.Kind() != k {
-		panic("term: " + k.String() + " accessor called on " + t.Kind().String())
+	if got := t.Kind(); got != k {
+		panic(wrongKind{k, got}) // formatted when read, so that must and its callers inline
 	}
+}
+
+// wrongKind is the panic of an accessor called on a term of another kind.
+type wrongKind struct{ want, got Kind }
+
+func (w wrongKind) Error() string {
+	return "term: " + w.want.String() + " accessor called on " + w.got.String()
 }

@@ -1,6 +1,7 @@
 package term
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"testing"
@@ -67,7 +68,7 @@ func TestInt64(t *testing.T) {
 func int64OrPanic(t Term) (i int64, msg string) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg = r.(string)
+			msg = fmt.Sprint(r)
 		}
 	}()
 	return t.Int64(), ""
