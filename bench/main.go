@@ -55,7 +55,7 @@ func run(args []string, stdout io.Writer) error {
 	write := fs.String("write", "", "write the generated workload to `FILE` as hex lines (- for stdout)")
 	svg := fs.String("svg", "", "measure every workload and write a bar chart to `FILE`")
 	rounds := fs.Int("rounds", 5, "rounds per operation; the best is reported")
-	all := fs.Bool("all", false, "also measure decode-next, compare, prefix and view-skip")
+	all := fs.Bool("all", false, "also measure decode (Decode's flat path), decode-next, compare, prefix and view-skip")
 	clock := fs.String("clock", "wall", "time rounds by the `wall` clock or by the process's cpu time")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -188,6 +188,7 @@ var (
 		{"decode-reuse", prepDecodeReuse},
 	}
 	allOps = append(mainOps[:len(mainOps):len(mainOps)],
+		op{"decode", prepDecode(sext.Decode)}, // the flat path for small keys, else cps
 		op{"decode-next", prepDecodeNext},
 		op{"compare", prepCompare},
 		op{"prefix", prepPrefix},

@@ -62,7 +62,7 @@ func TestRunnerAll(t *testing.T) {
 			ops = append(ops, strings.Fields(l)[0])
 		}
 	}
-	want := "encode decode-recursive decode-cps decode-reuse decode-next compare prefix view-skip"
+	want := "encode decode-recursive decode-cps decode-reuse decode decode-next compare prefix view-skip"
 	if got := strings.Join(ops, " "); got != want {
 		t.Errorf("-all reports %q, want %q", got, want)
 	}
