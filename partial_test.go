@@ -11,10 +11,10 @@ import (
 // elements, so nested claims cannot multiply memory.
 
 // partialAllocBound is the most PartialDecode may allocate for n bytes of
-// input: the padding allowance (24 bytes a wildcard), the decoders' share
+// input: the padding allowance (16 bytes a wildcard), the decoders' share
 // (docs/SECURITY.md: at most about 100 bytes an input byte, lists of empty
 // binaries the worst case) and scratch space a pool may fail to keep.
-func partialAllocBound(n int) uint64 { return 24*maxPartialArity + 100*uint64(n) + 256<<10 }
+func partialAllocBound(n int) uint64 { return 16*maxPartialArity + 100*uint64(n) + 256<<10 }
 
 // partialAllocated runs PartialDecode on b and returns its error and the
 // bytes it allocated.
