@@ -15,8 +15,8 @@ import (
 // byte and builds the parts in a local array; the second copies them
 // into one allocation of slots, where each binary of up to 8 bytes sits
 // in the scalar word of a slot of its own (a slot is a pointer word and
-// 8 bytes the collector never reads as pointers). A longer binary, of up
-// to 16 bytes, takes an allocation of its own. Anything it does not take
+// 8 bytes the collector never reads as pointers). Longer binaries, of up
+// to 16 bytes, share a second allocation. Anything it does not take
 // goes to DecodeCPS, which reads it the general way and reports any
 // error; flatFix and TestFlatDecode hold the two to the same terms.
 const (
@@ -111,6 +111,10 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 	// copy moves whole slots, the bytes in their scalar word too.
 	s := make([]term.Term, st.used)
 	copy(s, st.loc[:st.used])
+	var long []byte // every longer binary's bytes, in one allocation: two in all
+	if st.nlong > 0 {
+		long = append([]byte(nil), st.long[:st.nlong]...)
+	}
 	for _, f := range st.fix[:st.nfix] {
 		switch f.kind {
 		case fixTuple:
@@ -118,7 +122,7 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 		case fixShort:
 			s[f.slot] = term.Binary(slotData(&s[f.at])[:f.n:f.n])
 		default:
-			s[f.slot] = term.Binary(append([]byte(nil), st.long[f.at:f.at+f.n]...))
+			s[f.slot] = term.Binary(long[f.at : f.at+f.n : f.at+f.n])
 		}
 	}
 	return term.Tuple(s[:top]...), true
