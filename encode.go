@@ -109,7 +109,19 @@ func (e *encoder) appendCompound(dst []byte, t term.Term, k term.Kind) ([]byte, 
 		elems := t.Elems()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
 		for _, x := range elems {
-			if dst, err = e.appendTerm(dst, x); err != nil {
+			// A key's parts are leaves: written here, a call sooner.
+			if x.IsInt64() {
+				if v := x.Int64(); v >= 0 && v <= max31 {
+					dst = binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(v)<<1)
+					continue
+				}
+			}
+			if k := x.Kind(); !isCompound(k) {
+				dst, err = e.appendLeaf(dst, x, k)
+			} else {
+				dst, err = e.appendTerm(dst, x)
+			}
+			if err != nil {
 				return dst, err
 			}
 		}
