@@ -8,6 +8,8 @@ package sext
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -235,5 +237,38 @@ func TestDecodeBignumAllocations(t *testing.T) {
 				t.Errorf("%s decoder: %v allocations for %s, want %v", d.name, n, c.x, c.want)
 			}
 		}
+	}
+}
+
+// Four hot names that share a set of the flat path's name cache stay
+// cached: decoding their keys in turn allocates only each key's slots.
+func TestFlatNamesShareASet(t *testing.T) {
+	bySet := map[int][]string{}
+	var names []string
+	for i := 0; names == nil; i++ {
+		name := fmt.Sprintf("n%d", i)
+		var b [8]byte
+		copy(b[:], name)
+		s := flatSet(binary.BigEndian.Uint64(b[:]))
+		if bySet[s] = append(bySet[s], name); len(bySet[s]) == 4 {
+			names = bySet[s]
+		}
+	}
+	keys := make([][]byte, len(names))
+	for i, name := range names {
+		b, err := Encode(term.Tuple(term.Atom(name), term.Int(int64(i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[i] = b
+		Decode(b)
+	}
+	n := testing.AllocsPerRun(100, func() {
+		for _, k := range keys {
+			Decode(k)
+		}
+	})
+	if n != float64(len(keys)) {
+		t.Errorf("%v allocations for %d keys whose names %q share a set, want %d", n, len(keys), names, len(keys))
 	}
 }

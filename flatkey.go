@@ -199,10 +199,16 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 
 // flatNames caches the atoms of up to seven ASCII bytes that the flat
 // path has read, for every goroutine at once: the path has no decoder
-// of its own to keep a table in. A slot is replaced, never filled for
-// good, so this year's names are cached even after a million others;
-// a lookup is one atomic load and no lock.
-var flatNames [64]atomic.Pointer[flatNameEntry]
+// of its own to keep a table in. It is 64 sets of four ways, a new name
+// entering a set's first way and pushing the others down, so that up to
+// four hot names that share a set stay cached (a direct-mapped table
+// let two colliding names evict each other at every decode, and ten
+// record names collide there about half the time). An entry is
+// replaced, never filled for good, so this year's names are cached even
+// after a million others; a lookup is atomic loads and no lock.
+const flatWays = 4
+
+var flatNames [64 * flatWays]atomic.Pointer[flatNameEntry]
 
 // flatNameEntry is a cached name; name points into b, so one allocation
 // holds both.
@@ -212,15 +218,24 @@ type flatNameEntry struct {
 	name string
 }
 
+// flatSet returns the first way of the set of the name x.
+func flatSet(x uint64) int { return int(x*0x9E3779B97F4A7C15>>58) * flatWays }
+
 // flatName returns the name of the n bytes at the top of x.
 func flatName(x uint64, n int) string {
-	slot := &flatNames[x*0x9E3779B97F4A7C15>>58]
-	if e := slot.Load(); e != nil && e.x == x && len(e.name) == n {
-		return e.name
+	set := flatNames[flatSet(x):][:flatWays]
+	for i := range set {
+		if e := set[i].Load(); e != nil && e.x == x && len(e.name) == n {
+			return e.name
+		}
 	}
 	e := &flatNameEntry{x: x}
 	binary.BigEndian.PutUint64(e.b[:], x)
 	e.name = unsafe.String(&e.b[0], n)
-	slot.Store(e)
+	// Racing goroutines may lose or repeat an entry: each store is whole.
+	for i := len(set) - 1; i > 0; i-- {
+		set[i].Store(set[i-1].Load())
+	}
+	set[0].Store(e)
 	return e.name
 }
