@@ -18,10 +18,10 @@ import (
 // A plain decode must not give out memory that a later decode reuses, so
 // it ends with keep: two allocations of exactly the size used, one for
 // the slots, one (which holds no pointers) for the words and bytes, and a
-// copy of the term into them. A term's memory is known exactly only once it is built,
-// which is why the copy is cheaper than a pre-pass to size the arena
-// (measured: docs/PERFORMANCE.md): it moves memory and rewrites pointers,
-// where a pre-pass parses every byte a second time.
+// copy of the term into them. A term's memory is known exactly only once
+// it is built, which is why the copy is cheaper than a pre-pass to size
+// the arena (measured: docs/PERFORMANCE.md): it moves memory and rewrites
+// pointers, where a pre-pass parses every byte a second time.
 //
 // In direct mode (a root that is a leaf, PartialDecode) every request is
 // its own allocation, of exactly its size, and keep has nothing to do.
@@ -137,8 +137,8 @@ func (a *arena) reset() {
 }
 
 // keep copies t, built in the arena, into memory of its own: one slab
-// of slots, and one of words then bytes. Only memory the term uses is copied; the
-// arena's chunks are then free for the next decode.
+// of slots, and one of words then bytes. Only memory the term uses is
+// copied; the arena's chunks are then free for the next decode.
 func (a *arena) keep(t term.Term) term.Term {
 	t = a.copyOut(t)
 	a.reset()

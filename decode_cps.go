@@ -110,7 +110,7 @@ descend:
 		case tagPos4, tagNeg4: // the commonest leaf, read here without a call
 			if x, ok := smallInt64(d.buf, pos); ok {
 				v, pos = term.Int(x), pos+5
-			} else if v, pos, err = d.small(pos); err != nil {
+			} else if v, pos, err = d.smallFloat(pos); err != nil {
 				return d.fail(ks, err)
 			}
 

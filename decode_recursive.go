@@ -88,7 +88,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 		if x, ok := smallInt64(d.buf, pos); ok {
 			return term.Int(x), pos + 5, nil
 		}
-		return d.small(pos)
+		return d.smallFloat(pos)
 	}
 	return d.leaf(pos)
 }

@@ -69,12 +69,13 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 		return term.Term{}, false
 	}
 	var st flatState
+	depth := o.maxDepthCPS() // Decode's decoder, and its limit
 	top := int(binary.BigEndian.Uint32(b[1:]))
 	if top == 0 {
-		return term.Tuple(), len(b) == 5 && o.maxDepthCPS() >= 1
+		return term.Tuple(), len(b) == 5 && depth >= 1
 	}
 	at, ok := st.take(top)
-	if !ok || o.maxDepthCPS() < 1 {
+	if !ok || depth < 1 {
 		return term.Term{}, false
 	}
 	p := 5
@@ -87,7 +88,7 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 		}
 		n := int(binary.BigEndian.Uint32(b[p+1:]))
 		p += 5
-		if o.maxDepthCPS() < 2 {
+		if depth < 2 {
 			return term.Term{}, false
 		}
 		if n == 0 {

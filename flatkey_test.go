@@ -11,46 +11,54 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
+// flatCases are keys and what each fast path makes of them: direct,
+// flatKey's choice of direct mode (parts that take at most two
+// allocations of their own); taken, Decode's flat path.
+var flatCases = []struct {
+	text          string
+	direct, taken bool
+}{
+	{`{user, 42, <<"alice">>}`, true, true},
+	{`{order, 7, {2024, 5, 1}, 9}`, true, true},
+	{`{session, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16>>, active}`, true, true},
+	{`{a, <<>>, <<>>, -5}`, true, true},
+	{`{a, <<>>, <<>>, -5, '', {}}`, true, true},
+	{`{}`, true, true},
+	{`{<<"a">>, <<"b">>}`, false, true},                                          // three for flatKey: the tuple and two binaries
+	{`{<<"a">>, <<"b">>, {<<"c">>, -2147483647}}`, false, true},                  // four
+	{`{<<"12345678">>, <<"123456789">>, {<<"abcdefghijklmnop">>}}`, false, true}, // a slot's 8 bytes, then longer
+	{`{x, {1, 2}, {3, 4}}`, false, true},                                         // three tuples
+	{`{x, {<<"a">>}}`, false, true},                                              // two tuples and a binary
+	{`{k, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17>>}`, true, false},          // more than the flat path's 16 bytes
+	{`{longer_name, 1}`, true, false},                                            // the flat path: seven bytes at most
+	{`{'é', 1}`, true, false},                                                    // the flat path: ASCII only
+	{`{<<1:3>>}`, true, false},                                                   // the flat path: whole bytes only
+	{`{x, {y, {z}}}`, false, false},                                              // a tuple two deep
+	{`{x, [1, 2]}`, false, false},                                                // a list
+	{`{x, 123456789012345678901234}`, false, false},                              // a bignum
+	{`{x, 1.5}`, false, false},                                                   // a float is not a small integer
+	{`{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17}`, false, false},                // past 64 bytes
+	{`[a, b]`, false, false},
+	{`user`, false, false},
+}
+
 // flatKey picks direct mode only for keys whose parts take at most two
 // allocations of their own; the allocation tests hold the count, this
 // the choice.
 func TestFlatKey(t *testing.T) {
-	long := make([]byte, 60)
-	for _, c := range []struct {
-		text string
-		want bool
-	}{
-		{`{user, 42, <<"alice">>}`, true},
-		{`{order, 7, {2024, 5, 1}, 9}`, true},
-		{`{session, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16>>, active}`, true},
-		{`{a, <<>>, <<>>, -5}`, true},
-		{`{}`, true},
-		{`{<<"a">>, <<"b">>}`, false},            // three: the tuple and two binaries
-		{`{x, {1, 2}, {3, 4}}`, false},           // three tuples
-		{`{x, {<<"a">>}}`, false},                // two tuples and a binary
-		{`{x, {y, {z}}}`, false},                 // a tuple two deep
-		{`{x, [1, 2]}`, false},                   // a list
-		{`{x, 123456789012345678901234}`, false}, // a bignum
-		{`{x, 1.5}`, false},                      // a float is not a quickLeaf
-		{`[a, b]`, false},
-		{`user`, false},
-	} {
-		x, err := term.Parse(c.text)
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range flatCases {
+		b := mustEncodeText(t, c.text)
+		if got := flatKey(b); got != c.direct {
+			t.Errorf("flatKey(%s) = %v, want %v", c.text, got, c.direct)
 		}
-		b, err := Encode(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := flatKey(b); got != c.want {
-			t.Errorf("flatKey(%s) = %v, want %v", c.text, got, c.want)
-		}
-		if c.want && flatKey(append(b, 0)) {
+		if c.direct && flatKey(append(b, 0)) {
 			t.Errorf("flatKey(%s with a trailing byte) = true", c.text)
 		}
 	}
-	b, _ := Encode(term.Tuple(term.Atom("k"), term.Binary(long)))
+	b, err := Encode(term.Tuple(term.Atom("k"), term.Binary(make([]byte, 60))))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if flatKey(b) {
 		t.Errorf("flatKey of %d bytes = true, want false past 64", len(b))
 	}
@@ -64,41 +72,13 @@ func TestFlatKey(t *testing.T) {
 // for every byte of every key changed, and every key cut short, it
 // either refuses or agrees with DecodeCPS.
 func TestFlatDecode(t *testing.T) {
-	for _, c := range []struct {
-		text  string
-		taken bool
-	}{
-		{`{user, 42, <<"alice">>}`, true},
-		{`{order, 7, {2024, 5, 1}, 9}`, true},
-		{`{session, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16>>, active}`, true},
-		{`{a, <<>>, <<>>, -5, '', {}}`, true},
-		{`{<<"a">>, <<"b">>, {<<"c">>, -2147483647}}`, true},
-		{`{<<"12345678">>, <<"123456789">>, {<<"abcdefghijklmnop">>}}`, true}, // a slot's 8 bytes, then longer
-		{`{}`, true},
-		{`{k, <<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17>>}`, false}, // more than a slot holds
-		{`{x, {y, {z}}}`, false},
-		{`{x, [1, 2]}`, false},
-		{`{x, 1.5}`, false},
-		{`{x, 123456789012345678901234}`, false},
-		{`{longer_name, 1}`, false},
-		{`{'é', 1}`, false},
-		{`{<<1:3>>}`, false},
-		{`{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17}`, false},
-		{`[a]`, false},
-	} {
-		x, err := term.Parse(c.text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Encode(x)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range flatCases {
+		b := mustEncodeText(t, c.text)
 		got, ok := Options{}.decodeFlat(b)
 		if ok != c.taken {
 			t.Errorf("decodeFlat(%s) taken = %v, want %v", c.text, ok, c.taken)
 		}
-		if ok && !term.Equal(got, x) {
+		if x := mustParse(t, c.text); ok && !term.Equal(got, x) {
 			t.Errorf("decodeFlat(%s) = %s", c.text, got)
 		}
 		for i := range b {
@@ -111,6 +91,16 @@ func TestFlatDecode(t *testing.T) {
 		}
 		flatAgrees(t, append(bytes.Clone(b), 0))
 	}
+}
+
+// mustEncodeText encodes the term the text describes.
+func mustEncodeText(t *testing.T, text string) []byte {
+	t.Helper()
+	b, err := Encode(mustParse(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func flatAgrees(t *testing.T, b []byte) {

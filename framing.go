@@ -131,15 +131,23 @@ func scanFrame(b []byte, pos int, inv byte) (frame, error) {
 	if empty {
 		return frame{end: pos + 1}, nil
 	}
-	// Units left in the last group: at most seven, so their markers and
-	// the stop bit lie in the 64 bits from p; the first marker that is
-	// clear is the stop bit.
+	_, f, err := lastGroup(b, pos, p, units, inv)
+	return f, err
+}
+
+// lastGroup ends the frame that started at pos, whose last group, of
+// fewer than eight units after units in whole groups, starts at p. It
+// returns that group's 64 bits, which gather lines up as a whole group's.
+func lastGroup(b []byte, pos, p, units int, inv byte) (uint64, frame, error) {
+	// At most seven units, so their markers and the stop bit lie in the
+	// 64 bits from p; the first marker that is clear is the stop bit.
 	h := load64(b, p) ^ uint64(inv)*0x0101010101010101
 	stop := bits.LeadingZeros64(^h & unitMarks) // 9 bits a unit; 64 if all are set
 	if stop == 64 || p+stop>>3 >= len(b) {
-		return frame{}, errAt(pos, ErrTruncated, "framed data")
+		return 0, frame{}, errAt(pos, ErrTruncated, "framed data")
 	}
-	return frameEnd(b, pos, p+stop>>3, stop&7, units+stop/9, inv)
+	f, err := frameEnd(b, pos, p+stop>>3, stop&7, units+stop/9, inv)
+	return h, f, err
 }
 
 // appendUnframe is scanFrame and unframe in one pass: it appends the
@@ -163,12 +171,7 @@ func appendUnframe(dst, b []byte, pos int, inv byte) ([]byte, frame, error) {
 		p += 9
 		units += 8
 	}
-	h := load64(b, p) ^ inv64
-	stop := bits.LeadingZeros64(^h & unitMarks)
-	if stop == 64 || p+stop>>3 >= len(b) {
-		return dst[:start], frame{}, errAt(pos, ErrTruncated, "framed data")
-	}
-	f, err := frameEnd(b, pos, p+stop>>3, stop&7, units+stop/9, inv)
+	h, f, err := lastGroup(b, pos, p, units, inv)
 	if err != nil {
 		return dst[:start], frame{}, err
 	}

@@ -57,7 +57,11 @@ func descOf(inner *term.Term) term.Term {
 // term.BigInt holds it.
 func bigTerm(w []big.Word, neg bool) term.Term {
 	if !layoutOK { // every machine whose words are not 64 bits too
-		return term.BigInt(bigSigned(new(big.Int).SetBits(w), neg))
+		z := new(big.Int).SetBits(w)
+		if neg {
+			z.Neg(z)
+		}
+		return term.BigInt(z)
 	}
 	for len(w) > 0 && w[len(w)-1] == 0 { // BigBits promises no zero top word
 		w = w[:len(w)-1]
@@ -81,14 +85,6 @@ func bigTerm(w []big.Word, neg bool) term.Term {
 		flag = repFlag
 	}
 	return repTerm(unsafe.Pointer(unsafe.SliceData(w)), term.KindInt, flag|uint64(len(w)))
-}
-
-// bigSigned returns z negated if neg.
-func bigSigned(z *big.Int, neg bool) *big.Int {
-	if neg {
-		return z.Neg(z)
-	}
-	return z
 }
 
 func checkLayout() bool {

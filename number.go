@@ -274,6 +274,13 @@ func (d *decoder) small(pos int) (term.Term, int, error) {
 	if x, ok := smallInt64(d.buf, pos); ok {
 		return term.Int(x), pos + 5, nil
 	}
+	return d.smallFloat(pos)
+}
+
+// smallFloat is small for what smallInt64 refuses: a float whose integer
+// part has a 32-bit form, or bytes too short for either. The decoders,
+// which try smallInt64 in their own switch, call it directly.
+func (d *decoder) smallFloat(pos int) (term.Term, int, error) {
 	if pos+5 > len(d.buf) {
 		return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
 	}
@@ -400,7 +407,7 @@ func (d *decoder) intTerm(mag []byte) term.Term {
 	}
 	w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
 	bigWords(w, mag)
-	return d.bigOf(w, false)
+	return bigTerm(w, false)
 }
 
 // negIntTerm makes the negative integer whose magnitude is
@@ -417,7 +424,7 @@ func (d *decoder) negIntTerm(adj []byte, words int) term.Term {
 		}
 		w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
 		bigWords(w, mag)
-		return d.bigOf(w, true)
+		return bigTerm(w, true)
 	}
 	top := ^wordAt(adj, words-1)
 	n := words
@@ -440,7 +447,7 @@ func (d *decoder) negIntTerm(adj []byte, words int) term.Term {
 	for i := range w {
 		w[i] = big.Word(^wordAt(adj, i))
 	}
-	return d.bigOf(w, true)
+	return bigTerm(w, true)
 }
 
 // wordAt returns the i'th 64-bit word, counted from the low end, of the
@@ -456,10 +463,6 @@ func wordAt(mag []byte, i int) uint64 {
 	}
 	return x
 }
-
-// bigOf makes the integer term whose magnitude is w, arena words that the
-// term keeps: no big.Int is made.
-func (d *decoder) bigOf(w []big.Word, neg bool) term.Term { return bigTerm(w, neg) }
 
 // float reads the fraction section at p of the float whose integer part
 // (u, or b when not nil) started at pos, and rebuilds the float.

@@ -335,13 +335,14 @@ func Desc(t Term) Term { return mk(KindDesc, unsafe.Pointer(&t), 0) }
 // Int64 returns the integer's value. It panics if t is not an integer that
 // fits in an int64: test with IsInt64 first, as with math/big's Int.
 func (t Term) Int64() int64 {
-	if t.r.Ptr != intMark {
+	if !t.IsInt64() {
 		t.notInt64() // out of line, so that Int64 inlines
 	}
 	return int64(t.r.Num)
 }
 
-// intMark is mark(KindInt), read as one load where Int64 must inline.
+// intMark is mark(KindInt), read as one load where IsInt64 and Int64
+// must inline.
 var intMark = mark(KindInt)
 
 //go:noinline
@@ -352,7 +353,7 @@ func (t Term) notInt64() {
 
 // IsInt64 reports whether t is an integer that fits in an int64, the
 // integers Int64 returns. Every other integer IsBig reports.
-func (t Term) IsInt64() bool { return t.r.Ptr == mark(KindInt) }
+func (t Term) IsInt64() bool { return t.r.Ptr == intMark }
 
 // BigInt returns the integer's value as a new big.Int, a copy that the
 // caller owns and may change. It allocates; BigBits reads a bignum's
@@ -398,7 +399,7 @@ func (t Term) Float() float64 {
 // Atom returns the atom's name. It panics if t is not an atom.
 func (t Term) Atom() string {
 	t.must(KindAtom)
-	return unsafe.String((*byte)(t.r.Ptr), t.n())
+	return t.name()
 }
 
 // Bytes returns a binary's or bitstring's bytes; a bitstring's partial last
