@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,42 @@ func TestParseDigitsByHalves(t *testing.T) {
 		if got := parseDigits(string(b), base); got.Cmp(want) != 0 {
 			t.Fatalf("base %d, %d digits: by halves %s..., want %s...", base, n, got.Text(base)[:20], want.Text(base)[:20])
 		}
+	}
+}
+
+// The limit is on the value in decimal, whatever base it is written in, so
+// that String's decimal text of anything Parse read parses again: 16#F…F
+// of 4,300 digits is 5,178 decimal digits, and used to be read, then
+// printed as text Parse refused (found by FuzzParse).
+func TestParseIntDigitLimitAnyBase(t *testing.T) {
+	const max = 50
+	o := ParseOptions{MaxIntDigits: max}
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(max), nil) // the first value refused
+	below := new(big.Int).Sub(limit, big.NewInt(1))
+	for _, base := range []int{2, 3, 7, 16, 36} {
+		for _, c := range []struct {
+			v    *big.Int
+			want bool
+		}{{below, true}, {limit, false}, {new(big.Int).Lsh(limit, 40), false}} {
+			text := strconv.Itoa(base) + "#" + c.v.Text(base)
+			got, err := o.Parse(text)
+			if c.want {
+				if err != nil || got.BigInt().Cmp(c.v) != 0 {
+					t.Errorf("base %d, %d decimal digits: %v, %v", base, len(c.v.String()), got, err)
+				}
+				if _, err := o.Parse(got.String()); err != nil {
+					t.Errorf("base %d: printed %s does not parse: %v", base, got, err)
+				}
+				continue
+			}
+			if !errors.Is(err, ErrDigits) {
+				t.Errorf("base %d, %d decimal digits: %v, want ErrDigits", base, len(c.v.String()), err)
+			}
+		}
+	}
+	// The fuzzer's input, at the default limit.
+	hex := "16#" + strings.Repeat("F", DefaultMaxIntDigits)
+	if _, err := Parse(hex); !errors.Is(err, ErrDigits) {
+		t.Errorf("16# and %d F: %v, want ErrDigits", DefaultMaxIntDigits, err)
 	}
 }

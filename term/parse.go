@@ -16,8 +16,10 @@ const DefaultMaxIntDigits = 4300
 
 // ParseOptions configures a parse. The zero value gives Parse's behaviour.
 type ParseOptions struct {
-	// MaxIntDigits limits the digits of an integer, in any base, not
-	// counting separators (1_000) or leading zeros. Zero means
+	// MaxIntDigits limits an integer's size in decimal digits, not
+	// counting separators (1_000) or leading zeros, whatever base it is
+	// written in: 16#FF counts as 255, three digits. So every integer
+	// Parse reads, String writes back in text Parse reads again. Zero means
 	// DefaultMaxIntDigits; negative means no limit. Longer integers fail
 	// with an error wrapping ErrDigits.
 	MaxIntDigits int

@@ -276,12 +276,44 @@ func (s *scanner) scanNumber() error {
 		return nil
 	}
 	// Too big for uint64; the digits were checked.
-	if n := len(strings.TrimLeft(digits, "0")); n > s.maxDigits {
-		return syntaxError(s.src, s.pos, ErrDigits, "integer of "+strconv.Itoa(n)+
-			" digits, more than the limit of "+strconv.Itoa(s.maxDigits)+" (ParseOptions.MaxIntDigits)")
+	digits = strings.TrimLeft(digits, "0")
+	if s.maxDigits < math.MaxInt && decimalDigitsOver(len(digits), base, s.maxDigits) {
+		return s.digitsError(len(digits), base)
 	}
 	s.ibig = parseDigits(digits, base)
+	if s.maxDigits < math.MaxInt && decimalDigitsNear(len(digits), base, s.maxDigits) &&
+		len(s.ibig.Text(10)) > s.maxDigits {
+		return s.digitsError(len(digits), base)
+	}
 	return nil
+}
+
+// decimalDigitsOver reports whether an integer of n significant digits in
+// base surely has more than max decimal digits. The limit is on the value,
+// not on how it is written, so that what String writes in decimal Parse
+// reads back; only a value near the limit needs converting to know.
+func decimalDigitsOver(n, base, max int) bool {
+	if base == 10 {
+		return n > max
+	}
+	// The value is at least base^(n-1): 10^((n-1)·log10 base).
+	return float64(n-1)*math.Log10(float64(base)) > float64(max)+1e-3
+}
+
+// decimalDigitsNear reports whether an integer of n significant digits in
+// base, not surely over max decimal digits, may still be over: its bound
+// base^n reaches 10^max.
+func decimalDigitsNear(n, base, max int) bool {
+	return base != 10 && float64(n)*math.Log10(float64(base)) > float64(max)-1e-3
+}
+
+func (s *scanner) digitsError(n, base int) error {
+	what := strconv.Itoa(n) + " digits"
+	if base != 10 {
+		what += " in base " + strconv.Itoa(base)
+	}
+	return syntaxError(s.src, s.pos, ErrDigits, "integer of "+what+
+		", more than the limit of "+strconv.Itoa(s.maxDigits)+" decimal digits (ParseOptions.MaxIntDigits)")
 }
 
 // scanQuotedAtom reads a quoted atom. A name without escapes is taken from
