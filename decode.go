@@ -317,6 +317,15 @@ func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
 		binary.BigEndian.PutUint64(s, x)
 		return s[:n], end, nil
 	}
+	if hi, lo, n, end := mediumFrame(d.buf, pos); end > 0 { // bignums of a few words: two loads
+		if cap(d.scratch) < 16 {
+			d.scratch = make([]byte, 16, 64)
+		}
+		s := d.scratch[:16]
+		binary.BigEndian.PutUint64(s, hi)
+		binary.BigEndian.PutUint64(s[8:], lo)
+		return s[:n], end, nil
+	}
 	return d.longBytesFrame(pos)
 }
 

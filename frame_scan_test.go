@@ -54,6 +54,20 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 			b[want.end-1] == 8 && pos+8 <= len(b) {
 			t.Fatalf("shortFrame(%x, %d) refuses a short whole frame %+v", b, pos, want)
 		}
+		if hi, lo, n, end := mediumFrame(b, pos); end > 0 && !neg {
+			// So does the two-load reader, for eight to fifteen bytes.
+			var medium [16]byte
+			binary.BigEndian.PutUint64(medium[:], hi)
+			binary.BigEndian.PutUint64(medium[8:], lo)
+			w := make([]byte, want.units)
+			if werr != nil || want.bits != 8*n || want.units != n || want.end != end ||
+				unitUnframe(w, b, pos, want, 0) != nil || !bytes.Equal(w, medium[:n]) {
+				t.Fatalf("mediumFrame(%x, %d) = %x, %d, %d; general %+v, %v", b, pos, medium[:n], n, end, want, werr)
+			}
+		} else if werr == nil && !neg && want.units >= 8 && want.units <= 15 && want.bits == 8*want.units &&
+			b[want.end-1] == 8 {
+			t.Fatalf("mediumFrame(%x, %d) refuses a whole frame %+v", b, pos, want)
+		}
 		// The one-pass reader: the same frame, bytes and errors, appended
 		// after what dst held.
 		pre := []byte{0xAA, 0xBB}

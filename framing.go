@@ -301,6 +301,30 @@ func shortFrame(b []byte, pos int) (x uint64, units, end int) {
 	return gather(h), units, i + 2
 }
 
+// mediumFrame reads an ascending frame of eight to fifteen whole bytes
+// with the end byte 8, the frame of most bignums of a few words and of
+// binaries a little longer than a key's: its first group of eight units
+// in one load and its ninth byte, then no unit or what shortFrame reads.
+// It returns the bytes in hi, then the top of lo, their number and the
+// offset after the frame; end is 0 for any other frame.
+func mediumFrame(b []byte, pos int) (hi, lo uint64, units, end int) {
+	if pos+10 >= len(b) {
+		return 0, 0, 0, 0
+	}
+	h := load64(b, pos)
+	if h&unitMarks != unitMarks { // fewer than eight units
+		return 0, 0, 0, 0
+	}
+	hi = gather(h) | uint64(b[pos+8])
+	if b[pos+9] == 0 && b[pos+10] == 8 { // the end marker and padding, then the end
+		return hi, 0, 8, pos + 11
+	}
+	if lo, units, end = shortFrame(b, pos+9); end == 0 {
+		return 0, 0, 0, 0
+	}
+	return hi, lo, 8 + units, end
+}
+
 // load64 reads the eight bytes at b[p:] big-endian, with zeros for those
 // past the end of b.
 func load64(b []byte, p int) uint64 {
