@@ -116,9 +116,18 @@ walk:
 					continue
 				}
 			}
-			if k := x.Kind(); isCompound(k) {
+			// A key's short atoms and binaries are written here too, as
+			// appendLeaf would, two calls sooner a key.
+			switch k := x.Kind(); {
+			case k == term.KindAtom && frameableName(x.Atom(), e.prefix):
+				dst = appendShortFrame(append(dst, tagAtom), x.Atom())
+				continue
+			case k == term.KindBinary && x.BitLen() < 64 && x.BitLen()&7 == 0:
+				dst = appendShortFrame(append(dst, tagBinary), x.Bytes())
+				continue
+			case isCompound(k):
 				dst, err = e.appendCompound(dst, x, k)
-			} else {
+			default:
 				dst, err = e.appendLeaf(dst, x, k)
 			}
 			if err != nil {
@@ -297,6 +306,16 @@ func appendShortFrame[S string | []byte](dst []byte, s S) []byte {
 	start := len(dst)
 	dst = binary.BigEndian.AppendUint64(dst, acc<<(64-9*n))
 	return append(dst[:start+n+1], 8)
+}
+
+// frameableName reports whether appendShortFrame may write the atom name:
+// fewer than eight ASCII characters, and, in a prefix walk, not a name a
+// wildcard could have (they start with _ or $).
+func frameableName(name string, prefix bool) bool {
+	if len(name) >= 8 || !isASCII(name) {
+		return false
+	}
+	return !prefix || name == "" || name[0] != '_' && name[0] != '$'
 }
 
 func isASCII(s string) bool {
