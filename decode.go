@@ -309,24 +309,21 @@ func (d *decoder) unframeScratch(pos int, inv byte) ([]byte, frame, error) {
 
 // bytesFrame reads a frame that must hold whole bytes into d.scratch.
 func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
-	if x, n, end := shortFrame(d.buf, pos); end > 0 { // most names: one load
-		if cap(d.scratch) < 8 {
-			d.scratch = make([]byte, 8, 64)
-		}
-		s := d.scratch[:8]
-		binary.BigEndian.PutUint64(s, x)
-		return s[:n], end, nil
+	hi, n, end := shortFrame(d.buf, pos) // most names: one load
+	var lo uint64
+	if end == 0 {
+		hi, lo, n, end = mediumFrame(d.buf, pos) // bignums of a few words: two
 	}
-	if hi, lo, n, end := mediumFrame(d.buf, pos); end > 0 { // bignums of a few words: two loads
-		if cap(d.scratch) < 16 {
-			d.scratch = make([]byte, 16, 64)
-		}
-		s := d.scratch[:16]
-		binary.BigEndian.PutUint64(s, hi)
-		binary.BigEndian.PutUint64(s[8:], lo)
-		return s[:n], end, nil
+	if end == 0 {
+		return d.longBytesFrame(pos)
 	}
-	return d.longBytesFrame(pos)
+	if cap(d.scratch) < 16 {
+		d.scratch = make([]byte, 16, 64)
+	}
+	s := d.scratch[:16]
+	binary.BigEndian.PutUint64(s, hi)
+	binary.BigEndian.PutUint64(s[8:], lo)
+	return s[:n], end, nil
 }
 
 // longBytesFrame is bytesFrame for a frame shortFrame has refused.

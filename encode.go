@@ -110,6 +110,8 @@ walk:
 		elems := t.Elems()
 		dst = binary.BigEndian.AppendUint32(append(dst, tagTuple), uint32(len(elems)))
 		for _, x := range elems {
+			// appendTerm's fast path, again in each loop: as a function
+			// it does not inline.
 			if x.IsInt64() {
 				if v := x.Int64(); v >= 0 && v <= max31 {
 					dst = binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(v)<<1)
@@ -122,7 +124,7 @@ walk:
 			case k == term.KindAtom && frameableName(x.Atom(), e.prefix):
 				dst = appendShortFrame(append(dst, tagAtom), x.Atom())
 				continue
-			case k == term.KindBinary && x.BitLen() < 64 && x.BitLen()&7 == 0:
+			case k == term.KindBinary && shortWhole(x):
 				dst = appendShortFrame(append(dst, tagBinary), x.Bytes())
 				continue
 			case isCompound(k):
@@ -213,15 +215,15 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, erro
 		return e.appendInt(dst, m, neg)
 	case term.KindAtom:
 		name := t.Atom()
+		if frameableName(name, e.prefix) {
+			return appendShortFrame(append(dst, tagAtom), name), nil
+		}
 		if e.prefix && isWildName(name) {
 			return dst, errWildcard
 		}
-		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
-			return appendShortFrame(append(dst, tagAtom), name), nil
-		}
 		return e.appendAtom(append(dst, tagAtom), name)
 	case term.KindBinary:
-		if n := t.BitLen(); n < 64 && n&7 == 0 {
+		if shortWhole(t) {
 			return appendShortFrame(append(dst, tagBinary), t.Bytes()), nil
 		}
 		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
@@ -309,14 +311,19 @@ func appendShortFrame[S string | []byte](dst []byte, s S) []byte {
 }
 
 // frameableName reports whether appendShortFrame may write the atom name:
-// fewer than eight ASCII characters, and, in a prefix walk, not a name a
-// wildcard could have (they start with _ or $).
+// fewer than eight ASCII characters (the same bytes in Latin-1 and UTF-8),
+// and, in a prefix walk, not a name a wildcard could have (they start
+// with _ or $).
 func frameableName(name string, prefix bool) bool {
 	if len(name) >= 8 || !isASCII(name) {
 		return false
 	}
 	return !prefix || name == "" || name[0] != '_' && name[0] != '$'
 }
+
+// shortWhole reports whether appendShortFrame may write the binary t:
+// fewer than eight whole bytes.
+func shortWhole(t term.Term) bool { n := t.BitLen(); return n < 64 && n&7 == 0 }
 
 func isASCII(s string) bool {
 	for i := range len(s) {

@@ -277,34 +277,29 @@ func (s *scanner) scanNumber() error {
 	}
 	// Too big for uint64; the digits were checked.
 	digits = strings.TrimLeft(digits, "0")
-	if s.maxDigits < math.MaxInt && decimalDigitsOver(len(digits), base, s.maxDigits) {
+	over, near := decimalDigitsOver(len(digits), base, s.maxDigits)
+	if over {
 		return s.digitsError(len(digits), base)
 	}
 	s.ibig = parseDigits(digits, base)
-	if s.maxDigits < math.MaxInt && decimalDigitsNear(len(digits), base, s.maxDigits) &&
-		len(s.ibig.Text(10)) > s.maxDigits {
+	if near && len(s.ibig.Text(10)) > s.maxDigits {
 		return s.digitsError(len(digits), base)
 	}
 	return nil
 }
 
 // decimalDigitsOver reports whether an integer of n significant digits in
-// base surely has more than max decimal digits. The limit is on the value,
-// not on how it is written, so that what String writes in decimal Parse
-// reads back; only a value near the limit needs converting to know.
-func decimalDigitsOver(n, base, max int) bool {
+// base has more than max decimal digits: surely (over, known before any
+// conversion), or perhaps (near, known only from its value). The limit is
+// on the value, not on how it is written, so that what String writes in
+// decimal Parse reads back.
+func decimalDigitsOver(n, base, max int) (over, near bool) {
 	if base == 10 {
-		return n > max
+		return n > max, false
 	}
-	// The value is at least base^(n-1): 10^((n-1)·log10 base).
-	return float64(n-1)*math.Log10(float64(base)) > float64(max)+1e-3
-}
-
-// decimalDigitsNear reports whether an integer of n significant digits in
-// base, not surely over max decimal digits, may still be over: its bound
-// base^n reaches 10^max.
-func decimalDigitsNear(n, base, max int) bool {
-	return base != 10 && float64(n)*math.Log10(float64(base)) > float64(max)-1e-3
+	// The value is at least base^(n-1) and below base^n.
+	d := math.Log10(float64(base))
+	return float64(n-1)*d > float64(max)+1e-3, float64(n)*d > float64(max)-1e-3
 }
 
 func (s *scanner) digitsError(n, base int) error {
