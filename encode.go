@@ -3,6 +3,7 @@ package sext
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/erlsext/sext/term"
@@ -188,6 +189,110 @@ walk:
 	return dst, err
 }
 
+// appendKey writes t as appendTerm would, taking a short way for a
+// tuple, the shape of most keys: appendFlatKey writes its header and
+// leading leaves, and only what is left takes the general path.
+func (o *Options) appendKey(dst []byte, t term.Term, prefix bool) ([]byte, error) {
+	out, rest, ok := appendFlatKey(dst, t, prefix)
+	if ok && len(rest) == 0 {
+		return out, nil
+	}
+	e := o.encoder()
+	e.prefix = prefix
+	var err error
+	if ok {
+		e.depth++ // the tuple appendFlatKey opened
+		for _, x := range rest {
+			if out, err = e.appendTerm(out, x); err != nil {
+				break
+			}
+		}
+	} else {
+		out, err = e.appendTerm(dst, t)
+	}
+	if prefix && err == errWildcard {
+		err = nil
+	}
+	return settle(dst, out, err)
+}
+
+// appendFlatKey writes the header of t, a tuple of at most maxFlatKey
+// elements, and its leading elements that are small non-negative
+// integers, short ASCII atoms and short binaries, as appendTerm would,
+// and returns the elements left. It writes them with one growth check
+// and no call. In a prefix walk it stops at a wildcard, leaving nothing:
+// what it wrote is the prefix. ok is false, and nothing is written, for
+// any other t.
+func appendFlatKey(dst []byte, t term.Term, prefix bool) (_ []byte, rest []term.Term, ok bool) {
+	if t.Kind() != term.KindTuple {
+		return dst, nil, false
+	}
+	elems := t.Elems()
+	if len(elems) > maxFlatKey {
+		return dst, nil, false
+	}
+	dst = slices.Grow(dst, 5+flatLeafRoom*len(elems))
+	n := len(dst)
+	b := dst[:cap(dst)]
+	b[n] = tagTuple
+	binary.BigEndian.PutUint32(b[n+1:], uint32(len(elems)))
+	n += 5
+	for i, x := range elems {
+		if x.IsInt64() {
+			v := x.Int64()
+			if v < 0 || v > max31 {
+				return b[:n], elems[i:], true
+			}
+			b[n] = tagPos4
+			binary.BigEndian.PutUint32(b[n+1:], uint32(v)<<1)
+			n += 5
+			continue
+		}
+		var units uint64
+		var l int
+		switch x.Kind() {
+		case term.KindAtom:
+			s := x.Atom()
+			if prefix && isWildName(s) {
+				return b[:n], nil, true
+			}
+			if len(s) >= 8 {
+				return b[:n], elems[i:], true
+			}
+			var or byte
+			if units, or = shortUnits(s); or >= utf8.RuneSelf {
+				return b[:n], elems[i:], true
+			}
+			b[n], l = tagAtom, len(s)
+		case term.KindBinary:
+			if !shortWhole(x) {
+				return b[:n], elems[i:], true
+			}
+			units, _ = shortUnits(x.Bytes())
+			b[n], l = tagBinary, x.BitLen()>>3
+		default:
+			return b[:n], elems[i:], true
+		}
+		if l == 0 {
+			b[n+1] = emptyFrame
+			n += 2
+			continue
+		}
+		binary.BigEndian.PutUint64(b[n+1:], units<<(64-9*l))
+		b[n+l+2] = 8
+		n += l + 3
+	}
+	return b[:n], nil, true
+}
+
+// flatLeafRoom is what appendFlatKey may write for one element: a tag, a
+// word of units and padding, and the end byte. maxFlatKey bounds the room
+// it asks for in advance.
+const (
+	flatLeafRoom = 10
+	maxFlatKey   = 16
+)
+
 // appendDesc writes a descending term, apart from appendCompound to keep
 // that recursive function's frame small.
 func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
@@ -301,13 +406,21 @@ func appendShortFrame[S string | []byte](dst []byte, s S) []byte {
 	if n == 0 {
 		return append(dst, emptyFrame)
 	}
-	var acc uint64
-	for i := range n {
-		acc = acc<<9 | 0x100 | uint64(s[i])
-	}
+	units, _ := shortUnits(s)
 	start := len(dst)
-	dst = binary.BigEndian.AppendUint64(dst, acc<<(64-9*n))
+	dst = binary.BigEndian.AppendUint64(dst, units<<(64-9*n))
 	return append(dst[:start+n+1], 8)
+}
+
+// shortUnits returns the units of s, fewer than eight bytes, in the low
+// 9·len(s) bits, and the bytes ORed together, which say whether s is
+// ASCII without a second pass.
+func shortUnits[S string | []byte](s S) (units uint64, or byte) {
+	for i := range len(s) {
+		or |= s[i]
+		units = units<<9 | 0x100 | uint64(s[i])
+	}
+	return units, or
 }
 
 // frameableName reports whether appendShortFrame may write the atom name:

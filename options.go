@@ -75,9 +75,7 @@ func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
 // dst unchanged (bytes past its length, within its capacity, may have been
 // written), so that no half-written term reaches the caller.
 func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
-	e := o.encoder()
-	out, err := e.appendTerm(dst, t)
-	return settle(dst, out, err)
+	return o.appendKey(dst, t, false)
 }
 
 // settle is where every append-style entry point that can fail (Append,

@@ -52,13 +52,7 @@ func (o Options) Prefix(pattern term.Term) ([]byte, error) { return o.AppendPref
 // AppendPrefix appends the prefix of pattern under o to dst. On error it
 // returns dst unchanged.
 func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
-	e := o.encoder()
-	e.prefix = true
-	out, err := e.appendTerm(dst, pattern)
-	if err == errWildcard {
-		err = nil
-	}
-	return settle(dst, out, err)
+	return o.appendKey(dst, pattern, true)
 }
 
 // PrefixRange returns the half-open range [lower, upper) of byte strings

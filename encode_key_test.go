@@ -1,0 +1,99 @@
+package sext
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/erlsext/sext/term"
+)
+
+// keyPart draws a tuple element near the edges of appendFlatKey's short
+// way: integers around 0 and 2^31, atoms of 7 and 8 characters, Latin-1
+// and wildcard names, binaries of 7 and 8 bytes, bitstrings, and any term.
+var keyPart = rapid.OneOf(
+	rapid.Map(rapid.SampledFrom([]int64{0, 1, 42, -1, math.MaxInt32, math.MaxInt32 + 1, math.MinInt64}), term.Int),
+	rapid.Map(rapid.Int64(), term.Int),
+	rapid.Map(rapid.SampledFrom([]string{"", "user", "abcdefg", "abcdefgh", "é", "caf\u00e9",
+		"_", "_x", "$1", "$", "$_", "'$3'"}), term.Atom),
+	rapid.Map(rapid.SliceOfN(rapid.Byte(), 0, 9), term.Binary),
+	rapid.Map(rapid.SliceOfN(rapid.Byte(), 1, 2), func(b []byte) term.Term {
+		return term.Bitstring(b[:1], 5)
+	}),
+	genTerm(2),
+)
+
+// Append and AppendPrefix, which take appendFlatKey's short way for
+// tuples, write what the general walk writes, and fail where it fails.
+func TestPropFlatKeyIsGeneralWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		x := term.Tuple(rapid.SliceOfN(keyPart, 0, maxFlatKey+2).Draw(t, "elems")...)
+		o := Options{UTF8Atoms: rapid.Bool().Draw(t, "utf8"), MaxDepth: rapid.IntRange(0, 3).Draw(t, "depth")}
+		dst := rapid.SliceOfN(rapid.Byte(), 0, 4).Draw(t, "dst")
+		dst = append(make([]byte, 0, len(dst)+rapid.IntRange(0, 40).Draw(t, "room")), dst...)
+		for _, prefix := range []bool{false, true} {
+			e := o.encoder()
+			e.prefix = prefix
+			want, werr := e.appendTerm(room(dst), x)
+			if prefix && werr == errWildcard {
+				werr = nil
+			}
+			var got []byte
+			var err error
+			if prefix {
+				got, err = o.AppendPrefix(room(dst), x)
+			} else {
+				got, err = o.Append(room(dst), x)
+			}
+			if (err == nil) != (werr == nil) {
+				t.Fatalf("prefix %v: error %v, the general walk's %v", prefix, err, werr)
+			}
+			if err != nil {
+				if !bytes.Equal(got, dst) {
+					t.Fatalf("prefix %v: failed with %x, not dst %x", prefix, got, dst)
+				}
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("prefix %v: %x, the general walk wrote %x", prefix, got, want)
+			}
+		}
+	})
+}
+
+// The short way covers the shapes of keys.
+func TestFlatKeyTakesKeys(t *testing.T) {
+	for _, tc := range []struct {
+		key  term.Term
+		rest int // elements left to the general walk
+	}{
+		{term.Tuple(term.Atom("user"), term.Int(42), term.Binary([]byte("alice"))), 0},
+		{term.Tuple(), 0},
+		{term.Tuple(term.Atom(""), term.Binary(nil), term.Int(math.MaxInt32)), 0},
+		{term.Tuple(term.Atom("order"), term.Int(7), term.Tuple(term.Int(2026))), 1},
+		{term.Tuple(term.Atom("session"), term.Binary(make([]byte, 16)), term.Atom("active")), 2},
+		{term.Tuple(term.Int(-1)), 1},
+		{term.Tuple(term.Atom("caf\u00e9")), 1},
+		{term.Tuple(term.Atom("abcdefgh")), 1},
+	} {
+		_, rest, ok := appendFlatKey(nil, tc.key, false)
+		if !ok || len(rest) != tc.rest {
+			t.Errorf("appendFlatKey(%v) left %d elements (ok %v), want %d", tc.key, len(rest), ok, tc.rest)
+		}
+	}
+	for _, x := range []term.Term{term.Int(1), term.List(term.Int(1)), term.Tuple(make([]term.Term, maxFlatKey+1)...)} {
+		if _, _, ok := appendFlatKey(nil, x, false); ok {
+			t.Errorf("appendFlatKey(%v) took it", x)
+		}
+	}
+	_, rest, ok := appendFlatKey(nil, term.Tuple(term.Atom("user"), term.Atom("_"), term.Int(1)), true)
+	if !ok || len(rest) != 0 {
+		t.Errorf("a prefix walk did not stop at the wildcard: %d left (ok %v)", len(rest), ok)
+	}
+}
+
+// room copies dst with its capacity, so that the short way's writes into
+// the capacity are seen.
+func room(dst []byte) []byte { return append(make([]byte, 0, cap(dst)), dst...) }
