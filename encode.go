@@ -119,18 +119,9 @@ walk:
 					continue
 				}
 			}
-			// A key's short atoms and binaries are written here too, as
-			// appendLeaf would, two calls sooner a key.
-			switch k := x.Kind(); {
-			case k == term.KindAtom && frameableName(x.Atom(), e.prefix):
-				dst = appendShortFrame(append(dst, tagAtom), x.Atom())
-				continue
-			case k == term.KindBinary && shortWhole(x):
-				dst = appendShortFrame(append(dst, tagBinary), x.Bytes())
-				continue
-			case isCompound(k):
+			if k := x.Kind(); isCompound(k) {
 				dst, err = e.appendCompound(dst, x, k)
-			default:
+			} else {
 				dst, err = e.appendLeaf(dst, x, k)
 			}
 			if err != nil {
@@ -320,11 +311,11 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, erro
 		return e.appendInt(dst, m, neg)
 	case term.KindAtom:
 		name := t.Atom()
-		if frameableName(name, e.prefix) {
-			return appendShortFrame(append(dst, tagAtom), name), nil
-		}
 		if e.prefix && isWildName(name) {
 			return dst, errWildcard
+		}
+		if len(name) < 8 && isASCII(name) { // the same bytes in Latin-1 and UTF-8
+			return appendShortFrame(append(dst, tagAtom), name), nil
 		}
 		return e.appendAtom(append(dst, tagAtom), name)
 	case term.KindBinary:
@@ -421,17 +412,6 @@ func shortUnits[S string | []byte](s S) (units uint64, or byte) {
 		units = units<<9 | 0x100 | uint64(s[i])
 	}
 	return units, or
-}
-
-// frameableName reports whether appendShortFrame may write the atom name:
-// fewer than eight ASCII characters (the same bytes in Latin-1 and UTF-8),
-// and, in a prefix walk, not a name a wildcard could have (they start
-// with _ or $).
-func frameableName(name string, prefix bool) bool {
-	if len(name) >= 8 || !isASCII(name) {
-		return false
-	}
-	return !prefix || name == "" || name[0] != '_' && name[0] != '$'
 }
 
 // shortWhole reports whether appendShortFrame may write the binary t:

@@ -17,7 +17,7 @@ var keyPart = rapid.OneOf(
 	rapid.Map(rapid.SampledFrom([]int64{0, 1, 42, -1, math.MaxInt32, math.MaxInt32 + 1, math.MinInt64}), term.Int),
 	rapid.Map(rapid.Int64(), term.Int),
 	rapid.Map(rapid.SampledFrom([]string{"", "user", "abcdefg", "abcdefgh", "é", "caf\u00e9",
-		"_", "_x", "$1", "$", "$_", "'$3'"}), term.Atom),
+		"_", "_x", "$1", "$12", "$", "$_"}), term.Atom),
 	rapid.Map(rapid.SliceOfN(rapid.Byte(), 0, 9), term.Binary),
 	rapid.Map(rapid.SliceOfN(rapid.Byte(), 1, 2), func(b []byte) term.Term {
 		return term.Bitstring(b[:1], 5)
