@@ -164,8 +164,21 @@ func (a *arena) copyOut(t term.Term) term.Term {
 		bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), n*wordBytes)[nw*wordBytes:]
 		a.bytes.copyTo(bytes)
 	}
-	m := mover{a: a, slab: slab,
-		wbase: unsafe.Pointer(unsafe.SliceData(words)), bbase: unsafe.Pointer(unsafe.SliceData(bytes))}
+	wbase, bbase := unsafe.Pointer(unsafe.SliceData(words)), unsafe.Pointer(unsafe.SliceData(bytes))
+	if len(a.terms.old)+len(a.words.old)+len(a.bytes.old) == 0 {
+		// One chunk each, as once the pool's chunks have grown: a pointer
+		// into a chunk moves by its chunk's distance to the copy, whatever
+		// the term's kind.
+		f := shift{t: unsafe.Pointer(unsafe.SliceData(slab)), w: wbase, b: bbase}
+		f.t0, f.tn = span(&a.terms)
+		f.w0, f.wn = span(&a.words)
+		f.b0, f.bn = span(&a.bytes)
+		for i, x := range a.terms.cur[:a.terms.n] {
+			slab[i] = f.move(x)
+		}
+		return f.move(t)
+	}
+	m := mover{a: a, slab: slab, wbase: wbase, bbase: bbase}
 	// Each slot is written once, moved as it is copied.
 	k := 0
 	for _, o := range a.terms.old {
@@ -179,6 +192,34 @@ func (a *arena) copyOut(t term.Term) term.Term {
 		k++
 	}
 	return m.move(t)
+}
+
+// shift rewrites the pointers of terms copied out of an arena whose
+// chunks are one each: a pointer handed out from a chunk (start x0, x
+// bytes handed out xn) moves to the same offset from x.
+type shift struct {
+	t0, w0, b0 uintptr
+	tn, wn, bn uintptr
+	t, w, b    unsafe.Pointer
+}
+
+// span returns where c's current chunk starts and how many bytes of it
+// were handed out.
+func span[T any](c *chunks[T]) (start, n uintptr) {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))), uintptr(c.n) * unsafe.Sizeof(*new(T))
+}
+
+// move returns x with its pointer moved if it points into a chunk.
+func (f *shift) move(x term.Term) term.Term {
+	switch p := uintptr(termPtr(x)); {
+	case p-f.t0 < f.tn:
+		setTermPtr(&x, unsafe.Add(f.t, p-f.t0))
+	case p-f.b0 < f.bn:
+		setTermPtr(&x, unsafe.Add(f.b, p-f.b0))
+	case p-f.w0 < f.wn:
+		setTermPtr(&x, unsafe.Add(f.w, p-f.w0))
+	}
+	return x
 }
 
 // mover rewrites the pointers of terms copied out of an arena.

@@ -154,13 +154,23 @@ func (s *scratchSpace) release() {
 // finish empties the scratch space, so that it holds on to no terms, and
 // reports whether it is small enough to keep.
 func (s *scratchSpace) finish() bool {
-	clear(s.stack[:max(s.used, len(s.stack))])
-	s.used = 0
-	clear(s.outers)
-	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
-	s.tbuf = s.tbuf[:0]
+	s.empty()
 	return cap(s.stack) <= maxPooled && cap(s.konts) <= maxPooled && cap(s.scratch) <= maxPooled &&
 		cap(s.tbuf) <= maxPooled && cap(s.wide) <= maxPooled && cap(s.enc) <= maxPooled
+}
+
+// empty is finish for a Decoder, which keeps its scratch space whatever
+// its size.
+func (s *scratchSpace) empty() {
+	if n := max(s.used, len(s.stack)); n > 0 {
+		clear(s.stack[:n])
+	}
+	s.used = 0
+	if len(s.outers) > 0 {
+		clear(s.outers)
+	}
+	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
+	s.tbuf = s.tbuf[:0]
 }
 
 // minTermLen is the fewest bytes any encoded term takes, which bounds what
@@ -317,13 +327,19 @@ func (d *decoder) bytesFrame(pos int) ([]byte, int, error) {
 	if end == 0 {
 		return d.longBytesFrame(pos)
 	}
+	return d.frameBytes(hi, lo, n), end, nil
+}
+
+// frameBytes writes the n bytes at the top of hi:lo, a frame that
+// shortFrame or mediumFrame read, into d.scratch.
+func (d *decoder) frameBytes(hi, lo uint64, n int) []byte {
 	if cap(d.scratch) < 16 {
 		d.scratch = make([]byte, 16, 64)
 	}
 	s := d.scratch[:16]
 	binary.BigEndian.PutUint64(s, hi)
 	binary.BigEndian.PutUint64(s[8:], lo)
-	return s[:n], end, nil
+	return s[:n]
 }
 
 // longBytesFrame is bytesFrame for a frame shortFrame has refused.

@@ -114,6 +114,16 @@ descend:
 				return d.fail(ks, err)
 			}
 
+		case tagPosBig, tagNegBig:
+			if v, pos, err = d.bignum(pos); err != nil {
+				return d.fail(ks, err)
+			}
+
+		case tagBinary:
+			if v, pos, err = d.binary(pos); err != nil {
+				return d.fail(ks, err)
+			}
+
 		default:
 			if v, pos, err = d.leaf(pos); err != nil {
 				return d.fail(ks, err)

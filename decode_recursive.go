@@ -89,6 +89,12 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 			return term.Int(x), pos + 5, nil
 		}
 		return d.smallFloat(pos)
+
+	case tagPosBig, tagNegBig:
+		return d.bignum(pos)
+
+	case tagBinary:
+		return d.binary(pos)
 	}
 	return d.leaf(pos)
 }

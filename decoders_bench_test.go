@@ -121,3 +121,37 @@ func studyTerm(r *rand.Rand, d int) term.Term {
 	}
 	return term.BigInt(x)
 }
+
+// BenchmarkLeaves decodes, with a warm Decoder, a tuple of 64 leaves of
+// one kind each: the leaves the study's workload is made of (small
+// integers, integers of 32 to 63 bits in the bignum forms, both signs,
+// binaries of 0 to 7 bytes) and bignums beyond an int64. ns/leaf is the
+// time of one leaf, the tuple's share included.
+func BenchmarkLeaves(b *testing.B) {
+	leaves := map[string]func(i int) term.Term{
+		"small":  func(i int) term.Term { return term.Int(int64(i * 1000)) },
+		"word":   func(i int) term.Term { return term.Int((1<<(31+i%32) + int64(i)) * int64(1-2*(i%2))) },
+		"binary": func(i int) term.Term { return term.Binary([]byte("abcdefg")[:i%8]) },
+		"big":    func(i int) term.Term { return term.BigInt(new(big.Int).Lsh(big.NewInt(int64(i+1)), 64+uint(i))) },
+	}
+	for _, kind := range []string{"small", "word", "binary", "big"} {
+		elems := make([]term.Term, 64)
+		for i := range elems {
+			elems[i] = leaves[kind](i)
+		}
+		enc, err := Encode(term.Tuple(elems...))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("leaf="+kind, func(b *testing.B) {
+			var d Decoder
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := d.Decode(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(elems)), "ns/leaf")
+		})
+	}
+}

@@ -292,24 +292,83 @@ func (d *decoder) smallFloat(pos int) (term.Term, int, error) {
 }
 
 // bignum decodes the forms with framed bytes: an integer, or a float's
-// integer part and its fraction.
+// integer part and its fraction. A frame of up to fifteen bytes is read
+// into registers, and an integer there that fits an int64, the commonest
+// bignum (32 to 63 bits), is taken from them (wordValue); everything else
+// goes the general way, bigRest, from the frame's bytes.
 func (d *decoder) bignum(pos int) (term.Term, int, error) {
-	neg := d.buf[pos] == tagNegBig
-	p, words := pos+1, 0
-	if neg {
-		if p+4 > len(d.buf) {
-			return term.Term{}, 0, errAt(pos, ErrTruncated, "number")
-		}
-		words = int(0xFFFFFFFF - binary.BigEndian.Uint32(d.buf[p:]))
-		if words == 0 || words > d.intLimit/8 {
-			return term.Term{}, 0, errAt(pos, ErrSize, "bignum word count")
-		}
-		p += 4
-	}
-	raw, p, err := d.bytesFrame(p)
+	neg, p, words, err := d.bigHead(pos)
 	if err != nil {
 		return term.Term{}, 0, err
 	}
+	hi, n, end := shortFrame(d.buf, p)
+	var lo uint64
+	if end == 0 {
+		hi, lo, n, end = mediumFrame(d.buf, p)
+	}
+	if end == 0 {
+		raw, end, err := d.longBytesFrame(p)
+		if err != nil {
+			return term.Term{}, 0, err
+		}
+		return d.bigRest(pos, neg, words, raw, end)
+	}
+	if x, ok := wordValue(d.buf, hi, lo, n, end, neg, words); ok {
+		return term.Int(x), end + 1, nil
+	}
+	return d.bigRest(pos, neg, words, d.frameBytes(hi, lo, n), end)
+}
+
+// bigHead reads a bignum's tag at pos and, if negative, its word count;
+// p is where its frame starts.
+func (d *decoder) bigHead(pos int) (neg bool, p, words int, err error) {
+	neg, p = d.buf[pos] == tagNegBig, pos+1
+	if neg {
+		if p+4 > len(d.buf) {
+			return false, 0, 0, errAt(pos, ErrTruncated, "number")
+		}
+		words = int(0xFFFFFFFF - binary.BigEndian.Uint32(d.buf[p:]))
+		if words == 0 || words > d.intLimit/8 {
+			return false, 0, 0, errAt(pos, ErrSize, "bignum word count")
+		}
+		p += 4
+	}
+	return neg, p, words, nil
+}
+
+// wordValue reads an integer that fits an int64 from the n bytes of a
+// bignum's frame at the top of hi:lo, the frame ending at end: a size
+// mark, one size byte, a magnitude of which no more than eight bytes are
+// not leading zeros, and the integer's flag at b[end]. ok is false for
+// anything else, which bigRest reads, so that the two agree.
+func wordValue(b []byte, hi, lo uint64, n, end int, neg bool, words int) (x int64, ok bool) {
+	if n < 3 || end >= len(b) || hi>>56 != sizeMark || hi>>48&0xFF >= 0x80 || neg && words != 1 {
+		return 0, false
+	}
+	// The magnitude's m bytes, at the low end of rhi:rlo.
+	m, s := n-2, uint(8*(16-n))
+	rlo, rhi := lo>>s|hi<<(64-s), hi>>s
+	if s >= 64 {
+		rlo, rhi = hi>>(s-64), 0
+	}
+	switch {
+	case m > 8:
+		if rhi&(1<<(8*(m-8))-1) != 0 {
+			return 0, false
+		}
+	case m < 8:
+		rlo &= 1<<(8*m) - 1
+	}
+	if !neg {
+		return int64(rlo), b[end] == 0 && rlo <= math.MaxInt64
+	}
+	// One word of complement: the magnitude is its inverse.
+	u := ^rlo
+	return int64(-u), b[end] == 0xFF && u <= 1<<63
+}
+
+// bigRest is bignum from the bytes of its frame, raw, which ends at p.
+func (d *decoder) bigRest(pos int, neg bool, words int, raw []byte, p int) (term.Term, int, error) {
 	mag, ok := stripSize(raw)
 	if !ok {
 		return term.Term{}, 0, errAt(pos, ErrInvalid, "bignum size prefix")

@@ -30,7 +30,7 @@ func NewDecoder(o Options) *Decoder { return &Decoder{opts: o} }
 // of Decode or DecodeNext on d.
 func (d *Decoder) Decode(b []byte) (term.Term, error) {
 	t, _, err := d.opts.decodeIn(&d.s, b, true, true, false)
-	d.s.finish()
+	d.s.empty()
 	return t, err
 }
 
@@ -40,7 +40,7 @@ func (d *Decoder) Decode(b []byte) (term.Term, error) {
 // DecodeNext on d.
 func (d *Decoder) DecodeNext(b []byte) (term.Term, []byte, error) {
 	t, end, err := d.opts.decodeIn(&d.s, b, true, false, false)
-	d.s.finish()
+	d.s.empty()
 	if err != nil {
 		return term.Term{}, b, err
 	}
