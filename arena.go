@@ -75,21 +75,18 @@ func (c *chunks[T]) reset(limit int) {
 	}
 }
 
-// reloc finds where p, a pointer into one of c's chunks, lands when the
-// chunks are copied one after another to base; p outside them is kept.
-func (c *chunks[T]) reloc(p, base unsafe.Pointer) unsafe.Pointer {
+// relocOld finds where p lands, if it points into one of c's earlier
+// chunks, when the chunks are copied one after another to base.
+func (c *chunks[T]) relocOld(p, base unsafe.Pointer) (unsafe.Pointer, bool) {
 	size := unsafe.Sizeof(*new(T))
-	if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))); off < uintptr(c.n)*size {
-		return unsafe.Add(base, uintptr(c.before)*size+off)
-	}
 	at := uintptr(0) // bytes of the copy before the chunk looked at
 	for _, o := range c.old {
 		if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(o))); off < uintptr(len(o))*size {
-			return unsafe.Add(base, at+off)
+			return unsafe.Add(base, at+off), true
 		}
 		at += uintptr(len(o)) * size
 	}
-	return p
+	return nil, false
 }
 
 // copyTo copies everything handed out, chunk after chunk, to dst.
@@ -164,21 +161,12 @@ func (a *arena) copyOut(t term.Term) term.Term {
 		bytes = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), n*wordBytes)[nw*wordBytes:]
 		a.bytes.copyTo(bytes)
 	}
-	wbase, bbase := unsafe.Pointer(unsafe.SliceData(words)), unsafe.Pointer(unsafe.SliceData(bytes))
-	if len(a.terms.old)+len(a.words.old)+len(a.bytes.old) == 0 {
-		// One chunk each, as once the pool's chunks have grown: a pointer
-		// into a chunk moves by its chunk's distance to the copy, whatever
-		// the term's kind.
-		f := shift{t: unsafe.Pointer(unsafe.SliceData(slab)), w: wbase, b: bbase}
-		f.t0, f.tn = span(&a.terms)
-		f.w0, f.wn = span(&a.words)
-		f.b0, f.bn = span(&a.bytes)
-		for i, x := range a.terms.cur[:a.terms.n] {
-			slab[i] = f.move(x)
-		}
-		return f.move(t)
-	}
-	m := mover{a: a, slab: slab, wbase: wbase, bbase: bbase}
+	m := mover{a: a, old: len(a.terms.old)+len(a.words.old)+len(a.bytes.old) > 0,
+		slab:  unsafe.Pointer(unsafe.SliceData(slab)),
+		words: unsafe.Pointer(unsafe.SliceData(words)), bytes: unsafe.Pointer(unsafe.SliceData(bytes))}
+	m.t0, m.tn, m.t = span(&a.terms, m.slab)
+	m.w0, m.wn, m.w = span(&a.words, m.words)
+	m.b0, m.bn, m.b = span(&a.bytes, m.bytes)
 	// Each slot is written once, moved as it is copied.
 	k := 0
 	for _, o := range a.terms.old {
@@ -194,63 +182,55 @@ func (a *arena) copyOut(t term.Term) term.Term {
 	return m.move(t)
 }
 
-// shift rewrites the pointers of terms copied out of an arena whose
-// chunks are one each: a pointer handed out from a chunk (start x0, x
-// bytes handed out xn) moves to the same offset from x.
-type shift struct {
-	t0, w0, b0 uintptr
-	tn, wn, bn uintptr
-	t, w, b    unsafe.Pointer
+// mover rewrites the pointers of terms copied out of an arena. A
+// pointer is placed by its address alone, whatever its term's kind:
+// into a current chunk (start x0, x0+xn handed out), it moves to the
+// same offset from x, where that chunk's copy starts; into an earlier
+// chunk, which an arena has only while its chunks grow, relocOld finds it.
+type mover struct {
+	a                  *arena
+	old                bool // the arena has earlier chunks
+	t0, w0, b0         uintptr
+	tn, wn, bn         uintptr
+	t, w, b            unsafe.Pointer
+	slab, words, bytes unsafe.Pointer // where slots, words and bytes are copied to
 }
 
-// span returns where c's current chunk starts and how many bytes of it
-// were handed out.
-func span[T any](c *chunks[T]) (start, n uintptr) {
-	return uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))), uintptr(c.n) * unsafe.Sizeof(*new(T))
+// span returns where c's current chunk starts, how many bytes of it were
+// handed out, and where its copy starts when c is copied to base.
+func span[T any](c *chunks[T], base unsafe.Pointer) (start, n uintptr, to unsafe.Pointer) {
+	size := unsafe.Sizeof(*new(T))
+	return uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))), uintptr(c.n) * size, unsafe.Add(base, uintptr(c.before)*size)
 }
 
-// move returns x with its pointer moved if it points into a chunk.
-func (f *shift) move(x term.Term) term.Term {
+// move returns x with its pointer moved if it points into the arena.
+func (m *mover) move(x term.Term) term.Term {
 	switch p := uintptr(termPtr(x)); {
-	case p-f.t0 < f.tn:
-		setTermPtr(&x, unsafe.Add(f.t, p-f.t0))
-	case p-f.b0 < f.bn:
-		setTermPtr(&x, unsafe.Add(f.b, p-f.b0))
-	case p-f.w0 < f.wn:
-		setTermPtr(&x, unsafe.Add(f.w, p-f.w0))
+	case p-m.t0 < m.tn:
+		setTermPtr(&x, unsafe.Add(m.t, p-m.t0))
+	case p-m.b0 < m.bn:
+		setTermPtr(&x, unsafe.Add(m.b, p-m.b0))
+	case p-m.w0 < m.wn:
+		setTermPtr(&x, unsafe.Add(m.w, p-m.w0))
+	case m.old && p != 0:
+		m.moveOld(&x)
 	}
 	return x
 }
 
-// mover rewrites the pointers of terms copied out of an arena.
-type mover struct {
-	a            *arena
-	slab         []term.Term
-	wbase, bbase unsafe.Pointer // where words and bytes are copied to
-}
-
-// move returns t with its pointer into the arena, if any, moved.
-func (m *mover) move(t term.Term) term.Term {
-	p := termPtr(t)
-	if p == nil {
-		return t
+// moveOld moves *x's pointer if it points into an earlier chunk.
+func (m *mover) moveOld(x *term.Term) {
+	p := termPtr(*x)
+	q, ok := m.a.terms.relocOld(p, m.slab)
+	if !ok {
+		q, ok = m.a.bytes.relocOld(p, m.bytes)
 	}
-	switch t.Kind() {
-	case term.KindTuple, term.KindList, term.KindMap, term.KindDesc:
-		c := &m.a.terms
-		if off := uintptr(p) - uintptr(unsafe.Pointer(unsafe.SliceData(c.cur))); off < uintptr(c.n)*unsafe.Sizeof(t) {
-			setTermPtr(&t, unsafe.Add(unsafe.Pointer(unsafe.SliceData(m.slab)), uintptr(c.before)*unsafe.Sizeof(t)+off))
-		} else {
-			setTermPtr(&t, c.reloc(p, unsafe.Pointer(unsafe.SliceData(m.slab))))
-		}
-	case term.KindBinary:
-		setTermPtr(&t, m.a.bytes.reloc(p, m.bbase))
-	case term.KindInt:
-		if t.IsBig() { // a small integer's pointer is its kind mark
-			setTermPtr(&t, m.a.words.reloc(p, m.wbase))
-		}
+	if !ok {
+		q, ok = m.a.words.relocOld(p, m.words)
 	}
-	return t
+	if ok {
+		setTermPtr(x, q)
+	}
 }
 
 // asEntries views 2n slots as n map entries: a MapEntry is two Terms.

@@ -33,22 +33,15 @@ func slowBignum(b []byte) (term.Term, int, error) {
 }
 
 // wordTaken reports whether bignum reads the bignum at b[0] from
-// registers, and what it reads.
+// registers, and what it reads: the general way writes the frame's bytes
+// into the decoder's scratch, which the short way leaves untouched.
 func wordTaken(b []byte) (int64, bool) {
 	d := bigDecoder(b)
-	neg, p, words, err := d.bigHead(0)
-	if err != nil {
+	x, _, err := d.bignum(0)
+	if err != nil || cap(d.scratch) > 0 || x.Kind() != term.KindInt || x.IsBig() {
 		return 0, false
 	}
-	hi, n, end := shortFrame(b, p)
-	var lo uint64
-	if end == 0 {
-		hi, lo, n, end = mediumFrame(b, p)
-	}
-	if end == 0 {
-		return 0, false
-	}
-	return wordValue(b, hi, lo, n, end, neg, words)
+	return x.Int64(), true
 }
 
 // TestPropBignumFromRegisters holds bignum, which reads short frames

@@ -162,13 +162,9 @@ func (s *scratchSpace) finish() bool {
 // empty is finish for a Decoder, which keeps its scratch space whatever
 // its size.
 func (s *scratchSpace) empty() {
-	if n := max(s.used, len(s.stack)); n > 0 {
-		clear(s.stack[:n])
-	}
+	clear(s.stack[:max(s.used, len(s.stack))])
 	s.used = 0
-	if len(s.outers) > 0 {
-		clear(s.outers)
-	}
+	clear(s.outers)
 	s.stack, s.konts, s.outers, s.scratch = s.stack[:0], s.konts[:0], s.outers[:0], s.scratch[:0]
 	s.tbuf = s.tbuf[:0]
 }
@@ -289,17 +285,12 @@ func inDesc(err error, pos int) error {
 	return err
 }
 
-// leaf decodes a term that contains no other terms.
+// leaf decodes the leaves the decoders' own switch leaves to it: atoms,
+// pids, ports and references (and reports an unknown tag).
 func (d *decoder) leaf(pos int) (term.Term, int, error) {
 	switch d.buf[pos] {
-	case tagPos4, tagNeg4:
-		return d.small(pos)
-	case tagPosBig, tagNegBig:
-		return d.bignum(pos)
 	case tagAtom:
 		return d.atom(pos)
-	case tagBinary:
-		return d.binary(pos)
 	case tagPid:
 		return d.pid(pos)
 	case tagPort:
