@@ -1,8 +1,12 @@
 package sext
 
 import (
+	"bufio"
+	"encoding/hex"
+	"flag"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/erlsext/sext/internal/cputime"
@@ -14,11 +18,18 @@ import (
 // warm, reused arena (a Decoder's, mode=reuse), or decode plainly
 // (mode=plain, two allocations a term). The corpus is the study's
 // workload (bench/workload.go, ported here in short: depth 1..5, a list,
-// tuple, binary or integer of either sign), 2,000 terms from seed 1, and
-// the deep workload's 1000-level terms. cpu-ns/term is the process's CPU
-// time a term, steadier than the wall clock on a shared machine.
+// tuple, binary or integer of either sign), 2,000 terms from seed 1; the
+// same repeated in runs of 16 (study16), and the deep workload's
+// 1000-level terms; with -corpus, also the corpus of hex lines in that
+// file (work=file), such as the runner's study.hex. mode=floor is
+// neither: bareEnd only finds where each term ends, the least any
+// decoder must do, and so the floor under both. cpu-ns/term is the
+// process's CPU time a term, steadier than the wall clock on a shared
+// machine.
 //
 //	go test -run '^$' -bench ArenaShapes -count 6 . | benchstat -col /dec -
+//	go run ./bench -workload study -write study.hex
+//	go test -run '^$' -bench 'ArenaShapes/work=file' -benchtime 5x . -corpus study.hex
 func BenchmarkArenaShapes(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1^0x9E3779B97F4A7C15))
 	corpora := map[string][][]byte{}
@@ -28,6 +39,14 @@ func BenchmarkArenaShapes(b *testing.B) {
 			b.Fatal(err)
 		}
 		corpora["study"] = append(corpora["study"], enc)
+	}
+	// The same kind of bytes in shapes a branch predictor learns: every
+	// 16th study term, each 16 times over. Beside work=study it shows
+	// what the shapes' randomness costs (docs/PERFORMANCE.md, the floor).
+	for i := 0; i < len(corpora["study"]); i += 16 {
+		for range 16 {
+			corpora["study16"] = append(corpora["study16"], corpora["study"][i])
+		}
 	}
 	for i := range 20 {
 		t := term.Binary([]byte{byte(i)})
@@ -41,12 +60,36 @@ func BenchmarkArenaShapes(b *testing.B) {
 		enc, _ := Encode(t)
 		corpora["deep"] = append(corpora["deep"], enc)
 	}
-	for _, w := range []string{"study", "deep"} {
+	works := []string{"study", "study16", "deep"}
+	if *corpusFile != "" {
+		encs, err := readHexCorpus(*corpusFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		corpora["file"] = encs
+		works = append(works, "file")
+	}
+	for _, w := range works {
 		encs := corpora[w]
 		size := 0
 		for _, e := range encs {
 			size += len(e)
 		}
+		b.Run("work="+w+"/mode=floor/dec=bare", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			c0 := cputime.Process()
+			for range b.N {
+				for _, e := range encs {
+					if end, ok := bareEnd(e, 0); !ok || end != len(e) {
+						b.Fatalf("bareEnd: %d, %v of %d bytes", end, ok, len(e))
+					}
+				}
+			}
+			if c := cputime.Process() - c0; c > 0 {
+				b.ReportMetric(float64(c.Nanoseconds())/float64(b.N*len(encs)), "cpu-ns/term")
+			}
+		})
 		for _, mode := range []string{"reuse", "plain"} {
 			for _, dec := range []string{"recursive", "cps"} {
 				b.Run("work="+w+"/mode="+mode+"/dec="+dec, func(b *testing.B) {
@@ -76,6 +119,29 @@ func BenchmarkArenaShapes(b *testing.B) {
 			}
 		}
 	}
+}
+
+var corpusFile = flag.String("corpus", "", "BenchmarkArenaShapes also decodes the hex lines of this `file`")
+
+// readHexCorpus reads a corpus of one hex-encoded term a line, as the
+// runner writes it (go run ./bench -write).
+func readHexCorpus(name string) ([][]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var encs [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		b, err := hex.DecodeString(sc.Text())
+		if err != nil {
+			return nil, err
+		}
+		encs = append(encs, b)
+	}
+	return encs, sc.Err()
 }
 
 // studyTerm is bench/workload.go's studyDepth, for this package's
