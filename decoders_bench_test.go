@@ -82,7 +82,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 			for range b.N {
 				for _, e := range encs {
 					if end, ok := bareEnd(e, 0); !ok || end != len(e) {
-						b.Fatalf("bareEnd: %d, %v of %d bytes", end, ok, len(e))
+						b.Fatalf("bareEnd: %d, %v of %d bytes (it knows only integers, atoms, binaries, tuples and lists)", end, ok, len(e))
 					}
 				}
 			}

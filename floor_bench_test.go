@@ -4,12 +4,14 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/erlsext/sext/term"
 )
 
 // bareEnd finds the end of the term at p in b and nothing more: it checks
 // no byte it does not need, builds nothing, keeps no depth and reads no
-// number's value. It knows only the forms the study's and the deep
-// workloads are made of (integers, binaries, tuples, lists). It is the
+// number's value. It knows only integers, atoms, binaries, tuples and
+// lists, the forms of the study, deep and kv workloads. It is the
 // floor under any decoder of these bytes: a decode must at least find
 // where each term ends, one tag at a time, and BenchmarkArenaShapes
 // times it as mode=floor beside the decoders.
@@ -20,7 +22,7 @@ func bareEnd(b []byte, p int) (int, bool) {
 	switch b[p] {
 	case tagPos4, tagNeg4:
 		return p + 5, p+5 <= len(b)
-	case tagBinary:
+	case tagBinary, tagAtom:
 		f, err := findFrame(b, p+1)
 		return f.end, err == nil
 	case tagPosBig:
@@ -65,7 +67,11 @@ func bareEnd(b []byte, p int) (int, bool) {
 func TestBareEndAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := range 3000 {
-		enc, err := Encode(studyTerm(r, r.IntN(6)))
+		x := studyTerm(r, r.IntN(6))
+		if i%3 == 0 { // a kv key around it, for atoms
+			x = term.Tuple(term.Atom([]string{"user", "", "order_line", "a_much_longer_atom_name"}[i%4]), x)
+		}
+		enc, err := Encode(x)
 		if err != nil {
 			t.Fatal(err)
 		}
