@@ -2,12 +2,14 @@ package sext
 
 import (
 	"bufio"
-	"encoding/hex"
 	"flag"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/term"
@@ -86,9 +88,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 					}
 				}
 			}
-			if c := cputime.Process() - c0; c > 0 {
-				b.ReportMetric(float64(c.Nanoseconds())/float64(b.N*len(encs)), "cpu-ns/term")
-			}
+			reportCPUPerTerm(b, c0, len(encs))
 		})
 		for _, mode := range []string{"reuse", "plain"} {
 			for _, dec := range []string{"recursive", "cps"} {
@@ -112,19 +112,26 @@ func BenchmarkArenaShapes(b *testing.B) {
 							}
 						}
 					}
-					if c := cputime.Process() - c0; c > 0 {
-						b.ReportMetric(float64(c.Nanoseconds())/float64(b.N*len(encs)), "cpu-ns/term")
-					}
+					reportCPUPerTerm(b, c0, len(encs))
 				})
 			}
 		}
 	}
 }
 
+// reportCPUPerTerm is reportCPU (view_test.go) for b.N passes over
+// terms terms: the process's CPU time since c0 a term.
+func reportCPUPerTerm(b *testing.B, c0 time.Duration, terms int) {
+	if c := cputime.Process() - c0; c > 0 {
+		b.ReportMetric(float64(c.Nanoseconds())/float64(b.N*terms), "cpu-ns/term")
+	}
+}
+
 var corpusFile = flag.String("corpus", "", "BenchmarkArenaShapes also decodes the hex lines of this `file`")
 
-// readHexCorpus reads a corpus of one hex-encoded term a line, as the
-// runner writes it (go run ./bench -write).
+// readHexCorpus reads a corpus as the runner's readCorpus does (go run
+// ./bench -corpus): one hex encoding a line, blank lines and lines that
+// start with # skipped.
 func readHexCorpus(name string) ([][]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -133,11 +140,15 @@ func readHexCorpus(name string) ([][]byte, error) {
 	defer f.Close()
 	var encs [][]byte
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		b, err := hex.DecodeString(sc.Text())
+	sc.Buffer(nil, 1<<28)
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		b, err := Hex.DecodeString(s)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}
 		encs = append(encs, b)
 	}
