@@ -296,33 +296,48 @@ func (p *parser) elems(depth int) error {
 	}
 }
 
-// list parses [...], proper or improper.
+// list parses [...], proper or improper. A tail that is itself a list
+// literal, as in [a|[b|[c|d]]], is read in the same loop onto the same
+// scratch stack rather than by recursion: the result is the flat [a,b,c|d]
+// either way, and building it level by level would copy what each level
+// collected again at every level above, quadratic in the nesting.
 func (p *parser) list(depth int) (Term, error) {
-	if err := p.enter(depth); err != nil {
-		return Term{}, err
-	}
-	if err := p.next(); err != nil {
-		return Term{}, err
-	}
-	if p.s.tok == tRBrack {
-		return Term{}, p.next()
-	}
 	start := len(p.terms)
-	if err := p.elems(depth); err != nil {
-		return Term{}, err
-	}
-	tail := Term{}
-	if p.s.tok == tBar {
+	tail, closes := Term{}, 0
+	for {
+		if err := p.enter(depth); err != nil {
+			return Term{}, err
+		}
+		if err := p.next(); err != nil { // past '['
+			return Term{}, err
+		}
+		closes++
+		if p.s.tok == tRBrack { // [] ends the chain: the list is proper
+			break
+		}
+		if err := p.elems(depth); err != nil {
+			return Term{}, err
+		}
+		if p.s.tok != tBar {
+			break
+		}
 		if err := p.next(); err != nil {
 			return Term{}, err
+		}
+		if p.s.tok == tLBrack {
+			depth++
+			continue
 		}
 		var err error
 		if tail, err = p.term(depth); err != nil {
 			return Term{}, err
 		}
+		break
 	}
-	if err := p.expect(tRBrack, "in list"); err != nil {
-		return Term{}, err
+	for range closes {
+		if err := p.expect(tRBrack, "in list"); err != nil {
+			return Term{}, err
+		}
 	}
 	return ImproperList(p.popTerms(start), tail), nil
 }
@@ -389,7 +404,8 @@ func (p *parser) mapTerm(depth int) (Term, error) {
 }
 
 // binary parses <<...>>: bytes as integers or strings, and a last segment
-// that may carry :Bits for a bitstring.
+// that may carry :Bits for a bitstring. A segment of size 0 adds nothing,
+// wherever it stands, as in Erlang.
 func (p *parser) binary(depth int) (Term, error) {
 	if err := p.enter(depth); err != nil {
 		return Term{}, err
@@ -425,8 +441,8 @@ func (p *parser) binary(depth int) (Term, error) {
 				if err := p.next(); err != nil {
 					return Term{}, err
 				}
-				if p.s.tok != tInt || p.s.ibig != nil || p.s.ival < 1 || p.s.ival > 8 {
-					return Term{}, p.errorf(p.s.pos, "segment size must be 1 to 8")
+				if p.s.tok != tInt || p.s.ibig != nil || p.s.ival > 8 {
+					return Term{}, p.errorf(p.s.pos, "segment size must be 0 to 8")
 				}
 				size = int(p.s.ival)
 				if err := p.next(); err != nil {
@@ -436,11 +452,14 @@ func (p *parser) binary(depth int) (Term, error) {
 			if v >= 1<<size {
 				return Term{}, p.errorf(pos, "segment value out of range 0..%d", 1<<size-1)
 			}
-			if size < 8 {
+			switch {
+			case size == 0: // no bits at all, as Erlang's <<0:0>> is <<>>
+			case size < 8:
 				bits = size
-				v <<= 8 - size
+				p.bytes = append(grow(p.bytes), byte(v<<(8-size)))
+			default:
+				p.bytes = append(grow(p.bytes), byte(v))
 			}
-			p.bytes = append(grow(p.bytes), byte(v))
 		}
 		if p.s.tok != tComma {
 			break

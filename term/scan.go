@@ -94,6 +94,9 @@ func (s *scanner) scan() error {
 	case c == '$':
 		s.off++
 		r, err := s.scanChar(0)
+		if err == nil && !isTextChar(r) {
+			err = s.errorf(s.pos, "character %#x out of range in character literal", r)
+		}
 		s.tok, s.ival = tChar, uint64(r)
 		return err
 	case c == '\'':
@@ -109,10 +112,14 @@ func (s *scanner) scan() error {
 			s.runes = growBy(s.runes, i)
 		}
 		for {
+			at := s.off
 			r, done, err := s.scanQuoted('"')
 			if err != nil || done {
 				s.tok = tString
 				return err
+			}
+			if !isTextChar(r) {
+				return s.errorf(at, "character %#x out of range in string", r)
 			}
 			s.runes = append(grow(s.runes), r)
 		}
@@ -311,6 +318,13 @@ func (s *scanner) digitsError(n, base int) error {
 		", more than the limit of "+strconv.Itoa(s.maxDigits)+" decimal digits (ParseOptions.MaxIntDigits)")
 }
 
+// isTextChar reports whether r may stand in a string or a character
+// literal: erl_scan refuses surrogates and the non-characters U+FFFE and
+// U+FFFF there ("illegal character"), escaped or not.
+func isTextChar(r rune) bool {
+	return r >= 0 && r < 0xD800 || r > 0xDFFF && r < 0xFFFE || r > 0xFFFF && r <= utf8.MaxRune
+}
+
 // scanQuotedAtom reads a quoted atom. A name without escapes is taken from
 // the source directly.
 func (s *scanner) scanQuotedAtom() error {
@@ -438,18 +452,16 @@ func (s *scanner) scanChar(q byte) (rune, error) {
 		}
 		return 0, s.errorf(esc, `invalid \x escape`)
 	case '^':
-		if s.off < len(s.src) {
-			c := s.src[s.off]
-			switch {
-			case c == '?':
-				s.off++
-				return 0x7F, nil
-			case c >= '@' && c <= '_', c >= 'a' && c <= 'z':
-				s.off++
-				return rune(c & 0x1F), nil
-			}
+		// Any character, as erl_scan has it: \^? is 31, \^1 is 17.
+		if s.off >= len(s.src) {
+			return 0, s.errorf(esc, "unterminated escape sequence")
 		}
-		return 0, s.errorf(esc, `invalid \^ escape`)
+		r, size := utf8.DecodeRuneInString(s.src[s.off:])
+		if r == utf8.RuneError && size == 1 {
+			return 0, s.errorf(s.off, "invalid UTF-8 encoding")
+		}
+		s.off += size
+		return r & 0x1F, nil
 	}
 	// Any other character stands for itself, as in Erlang ('\'' and '\\').
 	s.off--

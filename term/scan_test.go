@@ -88,7 +88,10 @@ func TestScanEscapes(t *testing.T) {
 		{`\0`, 0}, {`\7`, 7}, {`\12`, 10}, {`\101`, 'A'}, {`\377`, 0xFF}, {`\777`, 0x1FF},
 		{`\x41`, 'A'}, {`\xfF`, 0xFF}, {`\x{41}`, 'A'}, {`\x{1F600}`, 0x1F600}, {`\x{10FFFF}`, 0x10FFFF},
 		{`\x{0000041}`, 'A'},
-		{`\^a`, 1}, {`\^A`, 1}, {`\^z`, 26}, {`\^@`, 0}, {`\^[`, 0x1B}, {`\^_`, 0x1F}, {`\^?`, 0x7F},
+		{`\^a`, 1}, {`\^A`, 1}, {`\^z`, 26}, {`\^@`, 0}, {`\^[`, 0x1B}, {`\^_`, 0x1F},
+		// erl_scan takes any character after \^ and keeps its low five
+		// bits: \^? is 31 (not DEL), \^1 is 17, \^é is 9.
+		{`\^?`, 0x1F}, {`\^1`, 17}, {`\^ `, 0}, {`\^~`, 30}, {`\^\`, 28}, {`\^"`, 2}, {`\^é`, 9}, {"\\^\n", 10},
 		{`\z`, 'z'}, {`\é`, 0xE9}, {"\\\n", '\n'},
 	}
 	for _, tt := range tests {
@@ -150,7 +153,8 @@ func TestScanErrors(t *testing.T) {
 		{`'\x{41'`, 1, 2, `invalid \x{...} escape`, ErrSyntax},
 		{`'\x{110000}'`, 1, 2, "escaped character out of range", ErrSyntax},
 		{`'\x{D800}'`, 1, 2, "character 0xd800 out of range in atom", ErrSyntax},
-		{`'\^1'`, 1, 2, `invalid \^ escape`, ErrSyntax},
+		{`'\^`, 1, 2, "unterminated escape sequence", ErrSyntax},
+		{"'\\^\xff'", 1, 4, "invalid UTF-8 encoding", ErrSyntax},
 		{"$", 1, 2, "unexpected end of input in character", ErrSyntax},
 		{"#", 1, 1, `unknown form "#"`, ErrSyntax},
 		{"#Foo<1>", 1, 1, `unknown form "#Foo"`, ErrSyntax},
