@@ -67,10 +67,11 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, erro
 		return r, ErrClosed
 	}
 	r.Warnings = s.Warnings()
-	it, err := s.kv.NewIter(ctx, seam.ReservedEnd, nil, false) // the reserved range is CheckIndexes'
+	it, err := s.openCursor(ctx, seam.ReservedEnd, nil, false) // the reserved range is CheckIndexes'
 	if err != nil {
 		return r, err
 	}
+	defer it.Close() // an early return, a panic in a callback; the normal end reports its error
 	type fix struct {
 		old, canon []byte
 		t          term.Term
@@ -142,7 +143,6 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, erro
 			case gerr == nil:
 				conflict = true
 			case !errors.Is(gerr, ErrNotFound):
-				it.Close()
 				return r, gerr
 			}
 		}
@@ -161,12 +161,11 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckResult, erro
 		pending = append(pending, fix{old: bytes.Clone(k), canon: bytes.Clone(canon), t: t, value: bytes.Clone(v)})
 		if len(pending) >= fixBatch {
 			if err := flush(); err != nil {
-				it.Close()
 				return r, err
 			}
 		}
 	}
-	if err := it.Close(); err != nil {
+	if err := it.finish(nil); err != nil {
 		return r, err
 	}
 	if err := flush(); err != nil {

@@ -8,7 +8,11 @@ import (
 
 // cursor is a seam iterator closed exactly once, so that a scan can defer
 // Close for an early return or a panic in its loop and still close it at
-// the normal end, where Close's error counts.
+// the normal end, where Close's error counts. Every cursor the store
+// opens is one (openCursor): the seam forbids a second Close, and Pebble,
+// given one, puts the same iterator in its pool twice, so that two later
+// readers share it (wrong counts and panics in other goroutines' scans;
+// storetest.Checked reports it).
 type cursor struct {
 	seam.Iter
 	closed bool

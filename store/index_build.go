@@ -124,10 +124,11 @@ func (s *Store) buildStep(ctx context.Context, ix *index, lower []byte, step int
 	if lower == nil {
 		lower = seam.ReservedEnd
 	}
-	it, err := s.kv.NewIter(ctx, lower, ix.upper, false)
+	it, err := s.openCursor(ctx, lower, ix.upper, false)
 	if err != nil {
 		return nil, 0, err
 	}
+	defer it.Close() // an early return; the normal end reports its error
 	wb := s.kv.NewBatch()
 	defer wb.Close()
 	cb, _ := wb.(seam.CondBatch)
@@ -145,11 +146,9 @@ func (s *Store) buildStep(ctx context.Context, ix *index, lower []byte, step int
 			continue
 		}
 		if buf, err = s.appendEntry(buf[:0], ix, v, k); err != nil {
-			it.Close()
 			return nil, 0, err
 		}
 		if err := wb.Set(buf, nil); err != nil {
-			it.Close()
 			return nil, 0, err
 		}
 		if cb != nil {
@@ -157,7 +156,7 @@ func (s *Store) buildStep(ctx context.Context, ix *index, lower []byte, step int
 		}
 	}
 	more := n == step
-	if err := it.Close(); err != nil {
+	if err := it.finish(nil); err != nil {
 		return nil, 0, err
 	}
 	if cb != nil {
@@ -219,7 +218,7 @@ func (s *Store) deleteEntries(ctx context.Context, head []byte, opts *BuildOptio
 	for {
 		// Each step starts past the last key deleted, not at head: Pebble
 		// would step over every tombstone written so far again.
-		it, err := s.kv.NewIter(ctx, lower, upper, false)
+		it, err := s.openCursor(ctx, lower, upper, false)
 		if err != nil {
 			return err
 		}
@@ -232,9 +231,7 @@ func (s *Store) deleteEntries(ctx context.Context, head []byte, opts *BuildOptio
 			lower = append(append(lower[:0:0], it.Key()...), 0)
 			n++
 		}
-		if cerr := it.Close(); err == nil {
-			err = cerr
-		}
+		err = it.finish(err)
 		if err == nil && n > 0 {
 			err = wb.Commit(ctx, false)
 		}

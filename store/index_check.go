@@ -168,11 +168,11 @@ func (s *Store) checkIndex(ctx context.Context, ix *index, fix bool, r *IndexChe
 	if err != nil {
 		return err
 	}
-	it, err := s.kv.NewIter(ctx, ix.head, prefixEnd(ix.head), false)
+	it, err := s.openCursor(ctx, ix.head, prefixEnd(ix.head), false)
 	if err != nil {
 		return err
 	}
-	defer it.Close()
+	defer it.Close() // an early return; the normal end reports its error
 	i := 0
 	for it.Next() {
 		raw := it.Key()
@@ -191,7 +191,7 @@ func (s *Store) checkIndex(ctx context.Context, ix *index, fix bool, r *IndexChe
 			return err
 		}
 	}
-	if err := it.Close(); err != nil {
+	if err := it.finish(nil); err != nil {
 		return err
 	}
 	for ; i < want.len(); i++ {
@@ -234,11 +234,11 @@ func (s *Store) expectedEntries(ctx context.Context, ix *index, r *IndexCheckRes
 	if lower == nil {
 		lower = seam.ReservedEnd
 	}
-	it, err := s.kv.NewIter(ctx, lower, ix.upper, false)
+	it, err := s.openCursor(ctx, lower, ix.upper, false)
 	if err != nil {
 		return nil, err
 	}
-	defer it.Close()
+	defer it.Close() // an early return; the normal end reports its error
 	e := &entrySet{}
 	for it.Next() {
 		k := it.Key()
@@ -259,7 +259,7 @@ func (s *Store) expectedEntries(ctx context.Context, ix *index, r *IndexCheckRes
 			return nil, fmt.Errorf("store: index %s: more than 4 GB of entries to check at once", ix.Name)
 		}
 	}
-	if err := it.Close(); err != nil {
+	if err := it.finish(nil); err != nil {
 		return nil, err
 	}
 	// Data order is not index order.
@@ -372,11 +372,11 @@ func (s *Store) checkRest(ctx context.Context, c *catalog, fix bool, r *IndexChe
 }
 
 func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
-	it, err := s.kv.NewIter(ctx, lo, hi, false)
+	it, err := s.openCursor(ctx, lo, hi, false)
 	if err != nil {
 		return err
 	}
-	defer it.Close()
+	defer it.Close() // an early return; the normal end reports its error
 	for it.Next() {
 		raw := it.Key()
 		r.Entries++
@@ -393,7 +393,7 @@ func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix bool, r *IndexC
 		}
 		report(p)
 	}
-	return it.Close()
+	return it.finish(nil)
 }
 
 // present reports whether key is stored.
