@@ -219,22 +219,13 @@ func (d *decoder) takeList(start int) []term.Term {
 	return elems
 }
 
-// takeImproper moves the elements collected since start, the last of
-// them an improper tail, into the arena as [e1, ..., en | tail]. A tail
-// that is itself a list is joined on in the arena, where term.ListWithTail
-// would copy it to memory of its own.
-func (d *decoder) takeImproper(start int) term.Term {
-	tail := d.stack[len(d.stack)-1]
-	if tail.Kind() != term.KindList {
-		return term.ListWithTail(d.takeList(start)...)
-	}
-	d.stack = d.stack[:len(d.stack)-1]
-	d.stack = append(d.stack, tail.Elems()...)
-	if !tail.IsProper() {
-		d.stack = append(d.stack, tail.Tail())
-		return term.ListWithTail(d.takeList(start)...)
-	}
-	return term.List(d.takeList(start)...)
+// tailIsList reports whether the improper tail marked at p is a list (not
+// a map, which starts with the same two bytes as a list with a tail), as
+// only a lenient encoder writes it: [a|[b]] is [a,b], and the canonical
+// encoding writes it so.
+func tailIsList(b []byte, p int) bool {
+	return b[p] == markImproper && p+1 < len(b) && b[p+1] == tagList &&
+		(p+2 >= len(b) || b[p+2] != markMap)
 }
 
 // transient returns n bytes that stay valid until the decode ends: a
@@ -410,13 +401,13 @@ func (d *decoder) atom(pos int) (term.Term, int, error) {
 	return t, end, nil
 }
 
-// node reads a pid's, port's or reference's node name.
+// node reads a pid's, port's or reference's node name, in Latin-1.
 func (d *decoder) node(pos int) (string, int, error) {
 	name, end, err := d.bytesFrame(pos)
 	if err != nil {
 		return "", 0, err
 	}
-	return d.intern(name), end, nil
+	return d.latin1(name), end, nil
 }
 
 // creation reads a creation: one byte up to 3, or 255 and 32 bits.

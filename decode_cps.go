@@ -18,8 +18,8 @@ type kontKind uint8
 const (
 	kTuple    kontKind = iota // placing n elements in elems, the next at i
 	kMap                      // placing n keys and values, alternating, likewise
-	kList                     // collecting elements on d.stack from i
-	kListTail                 // decoding an improper tail
+	kList                     // collecting elements on d.stack from i, n tails joined on
+	kListTail                 // decoding an improper tail, likewise
 	kDesc                     // decoding a descending term's inner bytes
 )
 
@@ -30,7 +30,7 @@ const (
 type kont struct {
 	elems *term.Term // kTuple, kMap: the first slot
 	kind  kontKind
-	n     int // kTuple: elements; kMap: twice the entries
+	n     int // kTuple: elements; kMap: twice the entries; kList, kListTail: tails joined on
 	i     int // kTuple, kMap: the next slot; kList: where the children start on d.stack; kDesc: the tag's offset
 	end   int // kDesc: the offset after the term in the outer input
 }
@@ -43,6 +43,7 @@ func (d *decoder) valueCPS(pos int) (term.Term, int, error) {
 	var v term.Term
 	var err error
 	ks := d.konts[:0]
+	chain := 0 // tails joined onto open lists: each is a level for the depth limit
 descend:
 	for {
 		// Decode the term at pos: a leaf gives v; a compound pushes its
@@ -52,7 +53,7 @@ descend:
 		}
 		switch d.buf[pos] {
 		case tagTuple:
-			n, p, err := d.header(pos, 1, minTermLen, len(ks))
+			n, p, err := d.header(pos, 1, minTermLen, len(ks)+chain)
 			if err != nil {
 				return d.fail(ks, err)
 			}
@@ -66,7 +67,7 @@ descend:
 
 		case tagList:
 			if pos+1 < len(d.buf) && d.buf[pos+1] == markMap {
-				n, p, err := d.header(pos, 2, 2*minTermLen, len(ks))
+				n, p, err := d.header(pos, 2, 2*minTermLen, len(ks)+chain)
 				if err != nil {
 					return d.fail(ks, err)
 				}
@@ -78,7 +79,7 @@ descend:
 				ks = append(ks, kont{kind: kMap, n: 2 * n, elems: &d.a.takeTerms(2 * n)[0]})
 				continue descend
 			}
-			if err := d.enter(pos, len(ks)); err != nil {
+			if err := d.enter(pos, len(ks)+chain); err != nil {
 				return d.fail(ks, err)
 			}
 			pos++
@@ -95,7 +96,7 @@ descend:
 			continue descend
 
 		case tagDesc:
-			if err := d.enter(pos, len(ks)); err != nil {
+			if err := d.enter(pos, len(ks)+chain); err != nil {
 				return d.fail(ks, err)
 			}
 			inner, end, err := d.descInner(pos)
@@ -146,13 +147,26 @@ descend:
 			case kList:
 				// What follows an element: the end, a tail, or another one.
 				d.stack = append(d.stack, v)
+			follow:
 				if pos >= len(d.buf) {
 					return d.fail(ks, errAt(pos, ErrTruncated, "list"))
 				}
 				switch d.buf[pos] {
 				case markEnd:
 					v, pos = term.List(d.takeList(k.i)...), pos+1
+					chain -= k.n
 				case markImproper, markBitTail:
+					if tailIsList(d.buf, pos) {
+						// The tail's elements join these, as in
+						// valueRecursive: one frame for the whole chain.
+						if err := d.enter(pos+1, len(ks)+chain); err != nil {
+							return d.fail(ks, err)
+						}
+						chain++
+						k.n++
+						pos += 2
+						goto follow
+					}
 					k.kind = kListTail
 					pos++
 					continue descend
@@ -161,7 +175,8 @@ descend:
 				}
 			case kListTail:
 				d.stack = append(d.stack, v)
-				v = d.takeImproper(k.i)
+				v = term.ListWithTail(d.takeList(k.i)...)
+				chain -= k.n
 			case kMap:
 				elems := unsafe.Slice(k.elems, k.n)
 				elems[k.i] = v

@@ -34,6 +34,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 			return term.Term{}, 0, err
 		}
 		d.depth++
+		opened := 1 // this list and the tails joined onto it
 		start, p := len(d.stack), pos+1
 		for {
 			if p >= len(d.buf) {
@@ -41,16 +42,28 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 			}
 			switch d.buf[p] {
 			case markEnd:
-				d.depth--
+				d.depth -= opened
 				return term.List(d.takeList(start)...), p + 1, nil
 			case markImproper, markBitTail:
+				if tailIsList(d.buf, p) {
+					// [a|[b|...]] is [a,b|...]: the tail's elements join
+					// these on the stack, so a chain of such tails is read
+					// in one pass, nested for the depth limit only.
+					if err := d.enter(p+1, d.depth); err != nil {
+						return term.Term{}, 0, err
+					}
+					d.depth++
+					opened++
+					p += 2
+					continue
+				}
 				tail, end, err := d.valueRecursive(p + 1)
 				if err != nil {
 					return term.Term{}, 0, err
 				}
-				d.depth--
+				d.depth -= opened
 				d.stack = append(d.stack, tail)
-				return d.takeImproper(start), end, nil
+				return term.ListWithTail(d.takeList(start)...), end, nil
 			}
 			x, end, err := d.valueRecursive(p)
 			if err != nil {

@@ -83,7 +83,8 @@ func (pd *partialDecoder) partial(pos int) (term.Term, bool, int, error) {
 			return term.Term{}, false, 0, err
 		}
 		d.depth++
-		defer func() { d.depth-- }()
+		opened := 1 // this list and the tails joined onto it, as the decoders join them
+		defer func() { d.depth -= opened }()
 		var elems []term.Term
 		p := pos + 1
 		for {
@@ -93,6 +94,13 @@ func (pd *partialDecoder) partial(pos int) (term.Term, bool, int, error) {
 			switch c := d.buf[p]; {
 			case c == markEnd:
 				return term.List(elems...), true, p + 1, nil
+			case tailIsList(d.buf, p):
+				if err := d.enter(p+1, d.depth); err != nil {
+					return term.Term{}, false, 0, err
+				}
+				d.depth++
+				opened++
+				p += 2
 			case c == markImproper || c == markBitTail:
 				tail, full, end, err := pd.partial(p + 1)
 				if err != nil {
