@@ -16,6 +16,7 @@ func FuzzView(f *testing.F) {
 	seedEncodings(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkView(t, Options{MaxDepth: 64}, b)
+		pokeView(t, Options{MaxDepth: 64}.View(b), 2)
 	})
 }
 
@@ -65,4 +66,82 @@ func FuzzMatcher(f *testing.F) {
 			t.Fatalf("%s against %s: Matches %v, Match %v", p, x, b2, ok)
 		}
 	})
+}
+
+// pokeView calls every accessor of v, and of the first elements, entries
+// and tail it reaches, down to depth levels: on any bytes each must return
+// or fail with a *DecodeError inside the input, never panic. FuzzView's
+// agreement check reads only what decodes, and a fast path that trusts a
+// count it has not checked shows only on bytes that do not.
+func pokeView(t *testing.T, v View, depth int) {
+	t.Helper()
+	n := len(v.bytes())
+	check := func(what string, err error) {
+		t.Helper()
+		var de *DecodeError
+		if err != nil && !errors.Is(err, ErrKind) && !errors.Is(err, ErrRange) &&
+			(!errors.As(err, &de) || de.Offset < 0 || de.Offset > n) {
+			t.Fatalf("%x at %d: %s: %v is not a *DecodeError inside the input", v.bytes(), v.Offset(), what, err)
+		}
+	}
+	_, err := v.Kind()
+	check("Kind", err)
+	_, err = v.Len()
+	check("Len", err)
+	_, err = v.End()
+	check("End", err)
+	_, err = v.Raw()
+	check("Raw", err)
+	_, err = v.Int64()
+	check("Int64", err)
+	_, err = v.Float()
+	check("Float", err)
+	_, err = v.AppendBytes(nil)
+	check("AppendBytes", err)
+	_, _, err = v.AppendBits(nil)
+	check("AppendBits", err)
+	_, err = v.AppendAtom(nil)
+	check("AppendAtom", err)
+	_, err = v.AppendInner(nil)
+	check("AppendInner", err)
+	_, err = v.AtomIs("a")
+	check("AtomIs", err)
+	_, err = v.Next()
+	check("Next", err)
+	if depth == 0 {
+		return
+	}
+	for i := -1; i < 4; i++ {
+		e, err := v.Elem(i)
+		check("Elem", err)
+		if err == nil {
+			pokeView(t, e, depth-1)
+		}
+		k, x, err := v.Entry(i)
+		check("Entry", err)
+		if err == nil {
+			pokeView(t, k, depth-1)
+			pokeView(t, x, depth-1)
+		}
+	}
+	tail, ok, err := v.Tail()
+	check("Tail", err)
+	if err == nil && ok {
+		pokeView(t, tail, depth-1)
+	}
+}
+
+// TestViewAccessorsOnHostileBytes holds the accessors to pokeView's rule
+// on bytes outside probing found to panic: counts that claim more elements
+// than follow.
+func TestViewAccessorsOnHostileBytes(t *testing.T) {
+	for _, h := range []string{
+		"10000000040cb7dcac965b969008",
+		"10000000030c8008",
+		"100000000312",
+		"1000000002110a",
+		"10000000020a",
+	} {
+		pokeView(t, NewView(mustHex(t, h)), 2)
+	}
 }

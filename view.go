@@ -305,6 +305,9 @@ func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
 	}
 	p := pos + 5
 	for range i {
+		if p >= len(b) { // an element before i ran to the end: the count lied
+			return 0
+		}
 		if p+5 <= len(b) && b[p] == tagPos4 && b[p+4]&1 == 0 {
 			p += 5
 			continue
