@@ -574,6 +574,10 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"time", `<<>>`, new(time.Time), "want an integer of nanoseconds"},
 		{"chan", `1`, new(chan int), "unsupported type chan int"},
 		{"interface with methods", `1`, new(fmt.Stringer), "unsupported type fmt.Stringer"},
+		{"tuple as interface key", `#{{a} => 1}`, new(map[any]any), "a map key of interface type must be"},
+		{"big as interface key", `#{99999999999999999999 => 1}`, new(map[any]int), "a map key of interface type must be"},
+		{"interface keys collide", `#{a => 1, <<"a">> => 2}`, new(map[any]int), "another key gives the same Go value"},
+		{"float keys collide", `#{0.0 => 1, -0.0 => 2}`, new(map[float64]int), "another key gives the same Go value"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -601,6 +605,42 @@ func TestUnmarshalErrors(t *testing.T) {
 	var de *sext.DecodeError
 	if err := sext.Unmarshal(append(b, 0), new(int)); !errors.As(err, &de) {
 		t.Errorf("Unmarshal of trailing bytes: %v, want DecodeError", err)
+	}
+}
+
+// TestUnmarshalInterfaceMapKeys reads maps into Go maps keyed by an empty
+// interface: a term.Term cannot be a Go map key, so each key becomes the
+// comparable value Marshal writes as that term, and a map written from
+// such a Go map reads back equal.
+func TestUnmarshalInterfaceMapKeys(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want map[any]any
+	}{
+		{`#{a => 1}`, map[any]any{"a": term.Int(1)}},
+		{`#{1 => x, 2.5 => y, <<"k">> => z, true => t, undefined => u}`,
+			map[any]any{int64(1): term.Atom("x"), 2.5: term.Atom("y"), "k": term.Atom("z"), true: term.Atom("t"), nil: term.Atom("u")}},
+	} {
+		b, err := sext.Encode(mustParse(t, tc.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[any]any
+		if err := sext.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%s: %v", tc.data, err)
+		}
+		if diff := gocmp.Diff(tc.want, got, cmpOpts...); diff != "" {
+			t.Errorf("%s: (-want +got)\n%s", tc.data, diff)
+		}
+	}
+	in := map[any]int{int64(-3): 1, 0.5: 2, "s": 3, false: 4}
+	b, err := sext.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[any]int
+	if err := sext.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, in) {
+		t.Errorf("round trip of %v: %v, %v", in, back, err)
 	}
 }
 

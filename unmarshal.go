@@ -217,7 +217,11 @@ func (b *builder) decoder(t reflect.Type, o codecOpts) decodeFunc {
 		return b.structCodec(t).decode
 	case reflect.Map:
 		elem := codecOpts{str: o.str}
-		return mapDecoder(b.compile(t.Key(), elem), b.compile(t.Elem(), elem))
+		key := b.compile(t.Key(), elem)
+		if t.Key().Kind() == reflect.Interface && t.Key().NumMethod() == 0 {
+			key = &codec{dec: decodeInterfaceKey}
+		}
+		return mapDecoder(key, b.compile(t.Elem(), elem))
 	case reflect.Pointer:
 		return pointerDecoder(b.compile(t.Elem(), o))
 	case reflect.Interface:
@@ -459,6 +463,44 @@ func seqDecoder(elem *codec, tuple bool) decodeFunc {
 	}
 }
 
+// decodeInterfaceKey sets a map key of interface type. A term.Term is not
+// comparable, so it cannot be a Go map key: the key gets a comparable Go
+// value, the one Marshal writes as the same term where there is one (an
+// int64, a float64, a string for a binary, a bool for true and false, nil
+// for undefined) and an atom's name as a string for other atoms, as
+// Erlang maps keyed by atoms are common. Any other key is refused, naming
+// it, and so are two keys that give the same value (mapDecoder).
+func decodeInterfaceKey(t term.Term, v reflect.Value) error {
+	var x any
+	switch t.Kind() {
+	case term.KindInt:
+		if t.IsInt64() {
+			x = t.Int64()
+		}
+	case term.KindFloat:
+		x = t.Float()
+	case term.KindBinary:
+		if t.BitLen()%8 == 0 {
+			x = string(t.Bytes())
+		}
+	case term.KindAtom:
+		switch name := t.Atom(); name {
+		case "true", "false":
+			x = name == "true"
+		case "undefined":
+			v.SetZero()
+			return nil
+		default:
+			x = name
+		}
+	}
+	if x == nil {
+		return typeErr(t, v, "a map key of interface type must be an integer that fits int64, a float, a binary or an atom (a term.Term is not comparable)")
+	}
+	v.Set(reflect.ValueOf(x))
+	return nil
+}
+
 func mapDecoder(key, val *codec) decodeFunc {
 	return func(t term.Term, v reflect.Value) error {
 		if t.Kind() != term.KindMap {
@@ -480,7 +522,10 @@ func mapDecoder(key, val *codec) decodeFunc {
 			if err := val.dec(e.Value, x); err != nil {
 				return withPath(err, keySeg(k))
 			}
-			m.SetMapIndex(k, x)
+			n := m.Len()
+			if m.SetMapIndex(k, x); m.Len() == n {
+				return withPath(typeErr(e.Key, k, "another key gives the same Go value"), keySeg(k))
+			}
 		}
 		v.Set(m)
 		return nil
