@@ -65,6 +65,19 @@ var errAtomUTF8 = errors.New("atom is not valid UTF-8")
 // atomFromBytes makes the atom whose encoded name is b: Latin-1 (each
 // byte one character) or UTF-8.
 func (s *scratchSpace) atomFromBytes(b []byte, utf8Atoms bool) (term.Term, error) {
+	if !utf8Atoms {
+		return term.Atom(s.latin1(b)), nil
+	}
+	if !utf8.Valid(b) {
+		return term.Term{}, errAtomUTF8
+	}
+	return term.Atom(s.intern(b)), nil
+}
+
+// latin1 returns the interned UTF-8 text of b read as Latin-1, each byte
+// one character: an atom's name in the default encoding, and every node
+// name (appendNode says why).
+func (s *scratchSpace) latin1(b []byte) string {
 	ascii := true
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
@@ -72,19 +85,13 @@ func (s *scratchSpace) atomFromBytes(b []byte, utf8Atoms bool) (term.Term, error
 			break
 		}
 	}
-	switch {
-	case ascii:
-		return term.Atom(s.intern(b)), nil
-	case utf8Atoms:
-		if !utf8.Valid(b) {
-			return term.Term{}, errAtomUTF8
-		}
-		return term.Atom(s.intern(b)), nil
+	if ascii {
+		return s.intern(b)
 	}
 	latin := s.wide[:0]
 	for _, c := range b {
 		latin = utf8.AppendRune(latin, rune(c))
 	}
 	s.wide = latin[:0]
-	return term.Atom(s.intern(latin)), nil
+	return s.intern(latin)
 }

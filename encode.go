@@ -44,6 +44,7 @@ type encoder struct {
 	maxDepth  int
 	depth     int    // compounds open
 	words     uint32 // the word count of the last negative bignum written
+	framed    int    // bytes descending terms' framing added so far (frameDesc)
 
 	// prefix makes the walk stop at the first wildcard, returning
 	// errWildcard, for Prefix: what was written up to it is the prefix.
@@ -288,13 +289,16 @@ const (
 // that recursive function's frame small.
 func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
 	dst = append(dst, tagDesc)
-	start := len(dst)
+	start, framed := len(dst), e.framed
 	dst, err := e.appendTerm(dst, t.Inner())
 	if err != nil && err != errWildcard {
 		return dst, err
 	}
 	n := len(dst) - start
-	dst = frameTail(dst, start, 8*n, true)
+	dst, ferr := e.frameDesc(dst, start, framed)
+	if ferr != nil {
+		return dst, ferr
+	}
 	if err != nil {
 		// A prefix ends inside: only the whole bytes of the units are
 		// common to every match, the rest of the last one mixes with
@@ -302,6 +306,34 @@ func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
 		dst = dst[:start+n+n/8]
 	}
 	return dst, err
+}
+
+// maxDescFraming is the framing descending terms may add beyond
+// descGrowth times what they frame, whatever the term.
+const (
+	descGrowth     = 16
+	maxDescFraming = 1 << 20
+)
+
+// errDescFraming: each descending term frames its inner bytes in 9-bit
+// units, an eighth more, so terms nested in one another grow the encoding
+// by (9/8)^n: 170 levels of a one-byte term would take gigabytes.
+var errDescFraming = &EncodeError{Err: ErrUnencodable, Detail: "descending terms nested so deep that their framing would grow the encoding past 16 times its content and 1 MiB"}
+
+// frameDesc frames dst[start:], a descending term's inner bytes written
+// when e.framed was framed, unless the framing of all descending terms in
+// them would then exceed descGrowth times their content plus
+// maxDescFraming: the bound that keeps nested descending terms' cost in
+// proportion to the term, checked before the memory is taken.
+func (e *encoder) frameDesc(dst []byte, start, framed int) ([]byte, error) {
+	n := len(dst) - start
+	content := n - (e.framed - framed) // the inner bytes without their descending terms' framing
+	add := frameLen(n) - n
+	if n+add > descGrowth*content+maxDescFraming {
+		return dst, errDescFraming
+	}
+	e.framed += add
+	return frameTail(dst, start, 8*n, true), nil
 }
 
 func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, error) {
@@ -327,13 +359,19 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, erro
 		return e.appendFloat(dst, t.Float())
 	case term.KindPid:
 		p := t.Pid()
-		dst = appendNode(append(dst, tagPid), p.Node)
+		dst, err := appendNode(append(dst, tagPid), p.Node)
+		if err != nil {
+			return dst, err
+		}
 		dst = binary.BigEndian.AppendUint32(dst, p.ID)
 		dst = binary.BigEndian.AppendUint32(dst, p.Serial)
 		return appendCreation(dst, p.Creation), nil
 	case term.KindPort:
 		p := t.Port()
-		dst = appendNode(append(dst, tagPort), p.Node)
+		dst, err := appendNode(append(dst, tagPort), p.Node)
+		if err != nil {
+			return dst, err
+		}
 		if p.ID < 1<<28 {
 			return appendCreation(binary.BigEndian.AppendUint32(dst, uint32(p.ID)), p.Creation), nil
 		}
@@ -347,7 +385,10 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, erro
 		if len(r.IDs) == 0 {
 			return dst, &EncodeError{Err: ErrUnencodable, Detail: "reference without ids"}
 		}
-		dst = appendNode(append(dst, tagRef), r.Node)
+		dst, err := appendNode(append(dst, tagRef), r.Node)
+		if err != nil {
+			return dst, err
+		}
 		start := len(dst)
 		dst = appendCreation(dst, r.Creation)
 		for _, id := range r.IDs {
@@ -367,25 +408,36 @@ func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
 			return dst, &EncodeError{Err: ErrUnencodable, Detail: "atom is not valid UTF-8"}
 		}
 		dst = append(dst, name...)
-	} else if isASCII(name) { // the same bytes in Latin-1
-		dst = append(dst, name...)
 	} else {
-		for i := 0; i < len(name); {
-			if c := name[i]; c < utf8.RuneSelf {
-				dst = append(dst, c)
-				i++
-				continue
-			}
-			r, n := utf8.DecodeRuneInString(name[i:])
-			if r > 0xFF || r == utf8.RuneError && n == 1 {
-				return dst[:start], &EncodeError{Err: ErrUnencodable,
-					Detail: "atom " + quote(name) + " has a character beyond Latin-1 (use UTF8Atoms)"}
-			}
-			dst = append(dst, byte(r))
-			i += n
+		var ok bool
+		if dst, ok = appendLatin1(dst, name); !ok {
+			return dst[:start], &EncodeError{Err: ErrUnencodable,
+				Detail: "atom " + quote(name) + " has a character beyond Latin-1 (use UTF8Atoms)"}
 		}
 	}
 	return frameTail(dst, start, 8*(len(dst)-start), false), nil
+}
+
+// appendLatin1 appends the UTF-8 text s in Latin-1, a byte a character,
+// or reports false for a character beyond Latin-1 or bytes not UTF-8.
+func appendLatin1(dst []byte, s string) ([]byte, bool) {
+	if isASCII(s) { // the same bytes
+		return append(dst, s...), true
+	}
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r > 0xFF || r == utf8.RuneError && n == 1 {
+			return dst, false
+		}
+		dst = append(dst, byte(r))
+		i += n
+	}
+	return dst, true
 }
 
 // appendShortFrame frames fewer than eight whole bytes, the names and
@@ -427,12 +479,19 @@ func isASCII(s string) bool {
 	return true
 }
 
-// appendNode frames a node name. Erlang's external format, which the
-// reference copies it from, holds node names as UTF-8.
-func appendNode(dst []byte, node string) []byte {
+// appendNode frames a node name in Latin-1, whatever the atom encoding:
+// the reference takes the name from term_to_binary, which OTP 25 writes in
+// Latin-1 wherever Latin-1 holds it, and its decoder reads the bytes back
+// as Latin-1. A name beyond Latin-1 it would read back as other
+// characters, so it is refused.
+func appendNode(dst []byte, node string) ([]byte, error) {
 	start := len(dst)
-	dst = append(dst, node...)
-	return frameTail(dst, start, 8*len(node), false)
+	dst, ok := appendLatin1(dst, node)
+	if !ok {
+		return dst[:start], &EncodeError{Err: ErrUnencodable,
+			Detail: "node name " + quote(node) + " has a character beyond Latin-1"}
+	}
+	return frameTail(dst, start, 8*(len(dst)-start), false), nil
 }
 
 // appendCreation writes a creation: one byte up to 3, else 255 and 32 bits.

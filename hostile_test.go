@@ -213,3 +213,66 @@ func nan() float64 {
 	zero := 0.0
 	return zero / zero
 }
+
+// TestNestedDescBounded: each descending term frames its inner bytes an
+// eighth larger, so n nested ones grow an encoding by (9/8)^n. The encoder
+// and Prefix refuse, before taking the memory, framing past 16 times the
+// content plus 1 MiB (170 levels of one atom once took 9.5 GB), and Marshal
+// refuses desc fields nested more than 23 deep; what is within the bound
+// encodes and decodes back.
+func TestNestedDescBounded(t *testing.T) {
+	nest := func(n int, x term.Term) term.Term {
+		for range n {
+			x = term.Desc(x)
+		}
+		return x
+	}
+	for _, c := range []struct {
+		name string
+		t    term.Term
+		ok   bool
+	}{
+		{"30 levels of an atom", nest(30, term.Atom("x")), true},
+		{"23 levels of 64 KiB", nest(23, term.Binary(make([]byte, 64<<10))), true},
+		{"170 levels of an atom", nest(170, term.Atom("x")), false},
+		{"40 levels of 64 KiB", nest(40, term.Binary(make([]byte, 64<<10))), false},
+		{"5000 levels of a tuple", nest(5000, term.Tuple(term.Atom("_"))), false},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		b, err := Encode(c.t)
+		_, perr := Prefix(c.t)
+		runtime.ReadMemStats(&after)
+		if c.ok {
+			if err != nil || perr != nil {
+				t.Fatalf("%s: %v, %v", c.name, err, perr)
+			}
+			if back, err := Decode(b); err != nil || !term.Equal(back, c.t) {
+				t.Fatalf("%s: decodes to %v, %v", c.name, back, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrUnencodable) || !errors.Is(perr, ErrUnencodable) {
+			t.Fatalf("%s: Encode %v, Prefix %v, want ErrUnencodable", c.name, err, perr)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 32<<20 {
+			t.Errorf("%s: allocated %d bytes before refusing", c.name, grew)
+		}
+	}
+	type chain struct {
+		Next *chain `sext:",desc"`
+	}
+	for _, c := range []struct {
+		levels int
+		ok     bool
+	}{{23, true}, {24, false}, {170, false}} {
+		var x *chain
+		for range c.levels {
+			x = &chain{Next: x}
+		}
+		if _, err := Marshal(x); (err == nil) != c.ok || err != nil && !errors.Is(err, ErrUnencodable) {
+			t.Errorf("Marshal of %d nested desc fields: %v", c.levels, err)
+		}
+	}
+}

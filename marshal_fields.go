@@ -237,6 +237,10 @@ func (s *structCodec) append(dst []byte, v reflect.Value, c encCtx) ([]byte, err
 	return dst, nil
 }
 
+// maxDescFields bounds desc fields nested in one another: (9/8)^23 is
+// under descGrowth, the growth frameDesc allows any content.
+const maxDescFields = 23
+
 // append writes the field's value, framed in descending order for desc as
 // the encoder frames term.Desc.
 func (f *structField) append(dst []byte, v reflect.Value, c encCtx) ([]byte, error) {
@@ -246,11 +250,20 @@ func (f *structField) append(dst []byte, v reflect.Value, c encCtx) ([]byte, err
 	if err := c.open(); err != nil {
 		return dst, err
 	}
+	// The framing added inside is counted in the callee's copy of c, out
+	// of frameDesc's sight here: so the nesting itself is bounded, to what
+	// frameDesc allows any content.
+	if c.descs++; c.descs > maxDescFields {
+		return dst, unsupportedValue(ErrUnencodable, "desc fields nested more than 23 deep in one another: each frames what it holds an eighth larger")
+	}
 	dst = append(dst, tagDesc)
-	start := len(dst)
+	start, framed := len(dst), c.e.framed
 	dst, err := f.codec.app(dst, v, c)
 	if err != nil {
 		return dst, err
 	}
-	return frameTail(dst, start, 8*(len(dst)-start), true), nil
+	if dst, err = c.e.frameDesc(dst, start, framed); err != nil {
+		return dst, unsupportedValue(ErrUnencodable, errDescFraming.Detail)
+	}
+	return dst, nil
 }

@@ -12,9 +12,10 @@ import (
 type encCtx struct {
 	// e is the encoder every conversion writes with; e.depth counts the
 	// compound terms open, as encoding the term would.
-	e    encoder
-	refs int                  // pointers, slices, maps and interfaces entered
-	seen map[seenKey]struct{} // what is being encoded, past cycleDepth
+	e     encoder
+	descs int                  // desc fields open, one inside another
+	refs  int                  // pointers, slices, maps and interfaces entered
+	seen  map[seenKey]struct{} // what is being encoded, past cycleDepth
 }
 
 // seenKey identifies a pointer, map or slice on the path being encoded.

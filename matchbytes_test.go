@@ -176,7 +176,10 @@ func appendOdd(t *rapid.T, dst []byte, x term.Term) []byte {
 		}
 	case term.KindPid:
 		if p := x.Pid(); odd && p.Creation <= 3 {
-			dst = appendNode(append(dst, tagPid), p.Node)
+			dst, err := appendNode(append(dst, tagPid), p.Node)
+			if err != nil {
+				break
+			}
 			dst = binary.BigEndian.AppendUint32(dst, p.ID)
 			dst = binary.BigEndian.AppendUint32(dst, p.Serial)
 			return binary.BigEndian.AppendUint32(append(dst, 0xFF), p.Creation)

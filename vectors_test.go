@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,5 +236,33 @@ func TestVectorsPrefixSB32(t *testing.T) {
 		if sb != want[0] || hx != want[1] {
 			t.Errorf("line %d: %s: got %q %q, want %q %q", l.n, l.fields[0], sb, hx, want[0], want[1])
 		}
+	}
+}
+
+// TestNodeNamesLatin1: the reference writes node names as OTP 25's
+// term_to_binary gives them, in Latin-1, with or without UTF-8 atoms (the
+// bytes below are its encode/1's, on OTP 25), and reads them back as
+// Latin-1; a node name beyond Latin-1 it would read back as other
+// characters, so it is refused.
+func TestNodeNamesLatin1(t *testing.T) {
+	for _, c := range []struct{ text, hex string }{
+		{"#Pid<'é@h',1,2,3>", "0FF4D02D0008000000010000000203"},
+		{"#Port<'é@h',5,3>", "0EF4D02D00080000000503"},
+		{"#Ref<'é@h',3,7,9>", "0DF4D02D000881C02010083C020100848008"},
+	} {
+		x, want := mustParse(t, c.text), mustHex(t, c.hex)
+		for _, o := range []Options{{}, {UTF8Atoms: true}} {
+			if got, err := o.Encode(x); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s, %+v: encodes to %X, %v; the reference writes %s", c.text, o, got, err, c.hex)
+			}
+			for _, decode := range []func([]byte) (term.Term, error){o.Decode, o.DecodeRecursive, o.DecodeCPS} {
+				if got, err := decode(want); err != nil || !term.Equal(got, x) {
+					t.Errorf("%s, %+v: %X decodes to %v, %v", c.text, o, want, got, err)
+				}
+			}
+		}
+	}
+	if _, err := Encode(mustParse(t, "#Pid<'日本@h',1,2,3>")); !errors.Is(err, ErrUnencodable) {
+		t.Errorf("a node name beyond Latin-1: %v, want ErrUnencodable", err)
 	}
 }
