@@ -30,7 +30,8 @@ type SelectConfig struct {
 // and reverse, with and without values; and paging by continuation
 // tokens, pages of any size, concatenates to the same rows. Then tokens
 // that must be refused, writes between pages, cancellation, and foreign
-// keys.
+// keys. Every KV open returns is wrapped with Checked, so a misuse of a
+// cursor or a batch fails the test.
 func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig) {
 	if cfg.Keys <= 0 {
 		cfg.Keys = 3000
@@ -38,6 +39,7 @@ func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig)
 	if cfg.Specs <= 0 {
 		cfg.Specs = 300
 	}
+	open = checkedOpen(open)
 	t.Run("BruteForce", func(t *testing.T) { testSelectBruteForce(t, open, cfg) })
 	t.Run("Tokens", func(t *testing.T) { testSelectTokens(t, open) })
 	t.Run("WritesBetweenPages", func(t *testing.T) { testSelectWrites(t, open) })

@@ -34,12 +34,16 @@ const NumKeys = 10000
 
 // Run runs the suite. open must return a new, empty KV each time it is
 // called; Run closes it and fails the test if Close reports an error (for
-// Pebble, an iterator left open).
+// Pebble, an iterator left open). Every KV open returns is wrapped with
+// Checked, so a misuse of a cursor or a batch (a double Close, a use
+// after Close, an iterator left open) fails the test too.
 func Run(t *testing.T, open func(t *testing.T) store.KV) {
+	open = checkedOpen(open)
 	t.Run("KV", func(t *testing.T) { testKV(t, open) })
 	t.Run("Store", func(t *testing.T) { testStore(t, open) })
 	t.Run("Context", func(t *testing.T) { testContext(t, open) })
 	t.Run("Index", func(t *testing.T) { testIndexes(t, open) })
+	t.Run("Concurrent", func(t *testing.T) { testConcurrent(t, open) })
 }
 
 // newStore wraps a fresh KV in a Store that is closed, and checked, when
