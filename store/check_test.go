@@ -21,7 +21,7 @@ import (
 func TestCheckFixProperty(t *testing.T) {
 	ctx := context.Background()
 	rapid.Check(t, func(rt *rapid.T) {
-		s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+		s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 func TestCodec(t *testing.T) {
 	dir := t.TempDir()
 	k := term.Tuple(term.Atom("café€"), term.Int(1))
-	s, err := store.Open(dir, nil)
+	s, err := openChecked(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestCodec(t *testing.T) {
 	}
 	s.Close()
 
-	s, err = store.Open(dir, &store.Options{Codec: sext.Options{UTF8Atoms: true}})
+	s, err = openChecked(t, dir, &store.Options{Codec: sext.Options{UTF8Atoms: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestCodec(t *testing.T) {
 	s.Close()
 
 	legacy := &store.Options{Codec: sext.Options{Legacy: true}}
-	s, err = store.Open(t.TempDir(), legacy)
+	s, err = openChecked(t, t.TempDir(), legacy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // entries of the keys it put.
 func TestIndexKeyReused(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+	s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestIndexKeyReused(t *testing.T) {
 // fail with an error wrapping ErrCorrupt, rather than skip the indexes.
 func TestIndexBadCatalog(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+	s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ var ctx = context.Background()
 // Id} keys, so that a customer's orders come newest first, and a time
 // window is a ScanRange whose from holds the newer time.
 func TestOrderBook(t *testing.T) {
-	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+	s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

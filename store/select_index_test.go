@@ -19,7 +19,7 @@ import (
 func TestSelectUsesIndex(t *testing.T) {
 	ctx := context.Background()
 	open := func(indexed bool) *store.Store {
-		s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+		s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestSelectUsesIndex(t *testing.T) {
 // and the entries' range it gives holds exactly the keys Select reads.
 func TestSelectIndexPlan(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true})
+	s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func TestSelectAgreesWithETS(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				if s, err = store.Open(t.TempDir(), &store.Options{NoSync: true}); err != nil {
+				if s, err = openChecked(t, t.TempDir(), &store.Options{NoSync: true}); err != nil {
 					t.Fatal(err)
 				}
 				stored = nil

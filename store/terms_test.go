@@ -11,7 +11,7 @@ import (
 )
 
 func TestTermValues(t *testing.T) {
-	s, err := store.Open(t.TempDir(), nil)
+	s, err := openChecked(t, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
