@@ -17,7 +17,7 @@ import (
 // deadlines and cancellation against a cluster that cannot answer.)
 func testContext(t *testing.T, c *etcdcluster.Cluster) {
 	kv := open(t, c, etcdkv.Options{Prefix: []byte("context/"), PageSize: 100})
-	s := store.New(kv, nil)
+	s := store.New(storetest.Checked(t, kv), nil)
 	defer s.Close()
 	key := func(i int) term.Term { return term.Tuple(term.Atom("c"), term.Int(int64(i))) }
 	for i := 0; i < 1000; i += 100 {

@@ -262,7 +262,7 @@ func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 
 	// A batch over the server's --max-txn-ops (1024 on the test cluster)
 	// is refused whole: a batch is atomic, so it is not split.
-	s := store.New(kv, nil)
+	s := store.New(storetest.Checked(t, kv), nil)
 	sb := s.NewBatch()
 	for i := range 1100 {
 		sb.Put(term.Tuple(term.Atom("big"), term.Int(int64(i))), []byte("v"))
@@ -298,7 +298,7 @@ func testBatches(t *testing.T, c *etcdcluster.Cluster) {
 }
 
 func testStats(t *testing.T, c *etcdcluster.Cluster) {
-	s := store.New(open(t, c, etcdkv.Options{Prefix: []byte("stats/")}), nil)
+	s := store.New(storetest.Checked(t, open(t, c, etcdkv.Options{Prefix: []byte("stats/")})), nil)
 	defer s.Close()
 	b := s.NewBatch()
 	for i := range 123 {

@@ -11,6 +11,7 @@ import (
 	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
 
@@ -31,7 +32,7 @@ func loadKey(i int) term.Term { return term.Tuple(term.Atom("load"), term.Int(in
 func TestFaults(t *testing.T) {
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("faults/"), Timeout: faultTimeout, PageSize: 500})
-	s := store.New(kv, nil)
+	s := store.New(storetest.Checked(t, kv), nil)
 	pattern := term.Tuple(term.Atom("load"), term.Atom("_"))
 	rev0, err := kv.Revision(ctx)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
 
@@ -119,7 +120,7 @@ func testIndexTwoStores(t *testing.T, c *etcdcluster.Cluster) {
 // indexes agree and CheckIndexes finds nothing.
 func testIndexLeaderKilled(t *testing.T, c *etcdcluster.Cluster) {
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("index-faults/"), Timeout: faultTimeout, PageSize: 500})
-	s := store.New(kv, nil)
+	s := store.New(storetest.Checked(t, kv), nil)
 	if err := s.CreateIndex(ctx, "by_id", byLoadID, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
 
@@ -84,7 +85,7 @@ func describe(evs []etcdkv.Event) []string {
 // sees exactly the ready jobs of q1, and can resume from a revision.
 func testWatchJobs(t *testing.T, c *etcdcluster.Cluster) {
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("jobs/")})
-	s := store.New(kv, nil)
+	s := store.New(storetest.Checked(t, kv), nil)
 	job := func(q, state string, id int) term.Term {
 		return term.Tuple(term.Atom("job"), term.Atom(q), term.Atom(state), term.Int(int64(id)))
 	}
