@@ -44,21 +44,47 @@ func compress(buf []byte, body, level int) []byte {
 	return append(out, z.Bytes()...)
 }
 
+// maxDeflateRatio is the most a deflate stream can inflate to for each of
+// its bytes: 258 bytes for a length code and a distance code of one bit
+// each.
+const maxDeflateRatio = 1032
+
 // inflate returns the size bytes that the zlib stream z inflates to. It
-// allocates what size claims only once the stream has delivered it.
+// allocates size bytes at once only when the stream is long enough to
+// deliver them; for a larger claim, which can only be a lie, the buffer
+// grows as the stream delivers, so a lie costs what the stream can inflate
+// to and no more.
 func inflate(z *bytes.Reader, size int) ([]byte, error) {
 	r, err := zlib.NewReader(z)
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	out.Grow(min(size, 4*z.Len()+64))
-	n, err := io.Copy(&out, io.LimitReader(r, int64(size)+1))
-	if err != nil {
-		return nil, err
+	c := size
+	if n := z.Len() + 2; n < size/maxDeflateRatio { // +2: the zlib header, read
+		c = n * maxDeflateRatio
 	}
-	if int(n) != size {
+	// One byte more, to see a stream that inflates to more than size.
+	out := make([]byte, 0, c+1)
+	for {
+		if len(out) == cap(out) {
+			if len(out) > size {
+				return nil, errSizeMismatch
+			}
+			grown := make([]byte, len(out), len(out)+min(len(out), size+1-len(out)))
+			copy(grown, out)
+			out = grown
+		}
+		n, err := r.Read(out[len(out):cap(out)])
+		out = out[:len(out)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(out) != size {
 		return nil, errSizeMismatch
 	}
-	return out.Bytes(), nil
+	return out, nil
 }

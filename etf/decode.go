@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -54,9 +53,11 @@ func (o Options) decodeCompressed(b []byte) (term.Term, []byte, error) {
 		return term.Term{}, b, errAt(1, ErrTruncated, "compressed term header")
 	}
 	size := binary.BigEndian.Uint32(b[2:6])
-	if int64(size) > int64(o.maxInflate()) {
-		return term.Term{}, b, errAt(2, ErrSize, "a compressed term claims "+strconv.FormatUint(uint64(size), 10)+
-			" bytes, over the limit of "+strconv.Itoa(o.maxInflate()))
+	// The claim is checked against all of b before anything is inflated,
+	// then against the term's own bytes once the stream has ended, before
+	// the inflated bytes are decoded (which costs tens of bytes a byte).
+	if limit := o.inflateLimit(len(b)); int64(size) > int64(limit) {
+		return term.Term{}, b, errAt(2, ErrSize, o.overLimit(size, len(b), limit))
 	}
 	if size == 0 {
 		return term.Term{}, b, errAt(2, ErrSize, "a compressed term of 0 bytes")
@@ -67,6 +68,9 @@ func (o Options) decodeCompressed(b []byte) (term.Term, []byte, error) {
 		return term.Term{}, b, errAt(6, ErrCompressed, err.Error())
 	}
 	end := len(b) - zr.Len()
+	if limit := o.inflateLimit(end); int(size) > limit {
+		return term.Term{}, b, errAt(2, ErrSize, o.overLimit(size, end, limit))
+	}
 	d := decoder{b: raw, maxDepth: o.maxDepth(), compressed: true}
 	t, n, err := d.run(0)
 	if err != nil {
@@ -79,21 +83,24 @@ func (o Options) decodeCompressed(b []byte) (term.Term, []byte, error) {
 	return t, b[end:], nil
 }
 
-// A frame is a tuple, list or map whose elements are being read; the values
-// read so far sit in decoder.vals from base on.
-type frame struct {
-	tag  byte // tagSmallTuple, tagList or tagMap
-	need int  // values still to come
-	base int
-	off  int // where the compound starts, for errors
+// overLimit says why a compressed term of n bytes may not inflate to size.
+func (o Options) overLimit(size uint32, n, limit int) string {
+	s := "a compressed term claims " + strconv.FormatUint(uint64(size), 10) + " bytes, over the limit of " + strconv.Itoa(limit)
+	if limit < o.maxInflate() {
+		s += " for its " + strconv.Itoa(n) + " bytes (MaxInflateRatio)"
+	}
+	return s
 }
 
 type decoder struct {
 	b          []byte
 	maxDepth   int
 	compressed bool
-	vals       []term.Term
-	frames     []frame
+	frames     stack
+	// claimed is the sum of need over frames: values that some open
+	// compound still expects. Each takes at least a byte of its own, so
+	// all the slots a decode allocates fit in the input's length.
+	claimed int
 }
 
 func (d *decoder) err(off int, err error, detail string) error {
@@ -108,54 +115,154 @@ func (d *decoder) need(pos, n int, what string) error {
 	return nil
 }
 
+// claim checks that the n values a compound header at pos claims, with the
+// values the open compounds still expect, can each have a byte of the
+// input from p on. Each open compound has one value under way, whose
+// first byte is already read (the one at pos, for the innermost).
+func (d *decoder) claim(pos, p, n int, what string) error {
+	if left := len(d.b) - p; n > left-(d.claimed-d.frames.n) {
+		return d.err(pos, ErrSize, what+" of "+strconv.Itoa(n)+" values, with "+
+			strconv.Itoa(d.claimed-d.frames.n)+" more to come, in "+strconv.Itoa(left)+" bytes")
+	}
+	return nil
+}
+
 // run decodes the term at pos with an explicit stack of open compounds, so
 // that the input's depth costs heap, not goroutine stack.
 func (d *decoder) run(pos int) (term.Term, int, error) {
 	for {
 		start := pos
+		if d.frames.n > 0 && d.frames.top().tag == tagList && d.frames.top().need == 1 && pos < len(d.b) {
+			// A list's tail that is a list continues the list in place:
+			// built as a term of its own, it would be copied again at
+			// every level of a chain [a|[b|[c|...]]].
+			next, ended, err := d.joinTail(d.frames.top(), pos)
+			switch {
+			case err != nil:
+				return term.Term{}, pos, err
+			case ended:
+				pos = next
+				if t, done, err := d.close(term.List()); err != nil || done {
+					return t, pos, err
+				}
+				continue
+			case next != pos:
+				pos = next
+				continue
+			}
+		}
 		t, next, open, err := d.item(pos)
 		if err != nil {
 			return term.Term{}, pos, err
 		}
 		pos = next
-		if open != nil {
-			if len(d.frames) >= d.maxDepth {
+		if open.tag != 0 {
+			if d.frames.n >= d.maxDepth {
 				return term.Term{}, start, d.err(start, ErrDepth, "deeper than "+strconv.Itoa(d.maxDepth))
 			}
-			open.base, open.off = len(d.vals), start
-			d.frames = append(d.frames, *open)
+			if err := d.claim(start, pos, open.need, tagName(d.b[start])); err != nil {
+				return term.Term{}, start, err
+			}
+			open.off = start
+			open.s = make([]term.Term, 0, open.need)
+			d.claimed += open.need
+			d.frames.push(open)
 			continue
 		}
-		// t is complete: close the compounds it completes.
-		for {
-			if len(d.frames) == 0 {
-				return t, pos, nil
-			}
-			d.vals = append(d.vals, t)
-			f := &d.frames[len(d.frames)-1]
-			if f.need--; f.need > 0 {
-				break
-			}
-			if t, err = d.build(f); err != nil {
-				return term.Term{}, pos, err
-			}
-			d.vals = d.vals[:f.base]
-			d.frames = d.frames[:len(d.frames)-1]
+		t, done, err := d.close(t)
+		if err != nil || done {
+			return t, pos, err
 		}
 	}
 }
 
+// close puts the complete term t in its slot and closes the compounds it
+// completes. It returns the whole term and true when the stack is empty.
+func (d *decoder) close(t term.Term) (term.Term, bool, error) {
+	for {
+		if d.frames.n == 0 {
+			return t, true, nil
+		}
+		f := d.frames.top()
+		f.s = append(f.s, t)
+		d.claimed--
+		if f.need--; f.need > 0 {
+			return term.Term{}, false, nil
+		}
+		var err error
+		if t, err = d.build(f); err != nil {
+			return term.Term{}, false, err
+		}
+		d.frames.pop()
+	}
+}
+
+// joinTail reads the tail of the list f at pos when it is itself a list
+// header (LIST_EXT) or a string (STRING_EXT), adding its elements to f. It
+// returns where reading goes on, and true if the list is complete (a
+// string ends it). It returns pos unchanged for any other tail.
+func (d *decoder) joinTail(f *frame, pos int) (int, bool, error) {
+	b, p := d.b, pos+1
+	switch b[pos] {
+	case tagList:
+		if err := d.need(p, 4, "LIST_EXT length"); err != nil {
+			return pos, false, err
+		}
+		n := u32len(b[p:])
+		p += 4
+		// The tail's slot, under way, becomes n elements and a new tail.
+		if n == math.MaxInt {
+			return pos, false, d.err(pos, ErrSize, "a list of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
+		}
+		if err := d.claim(pos, p, n+1, "a list tail"); err != nil {
+			return pos, false, err
+		}
+		f.s = d.grow(f.s, n+1, len(b)-p)
+		f.need += n
+		d.claimed += n
+		return p, false, nil
+	case tagString:
+		if err := d.need(p, 2, "STRING_EXT length"); err != nil {
+			return pos, false, err
+		}
+		n := int(binary.BigEndian.Uint16(b[p:]))
+		p += 2
+		if n > len(b)-p {
+			return pos, false, d.err(p, ErrTruncated, "STRING_EXT of "+strconv.Itoa(n)+" bytes")
+		}
+		f.s = d.grow(f.s, n+1, len(b)-p)
+		for _, c := range b[p : p+n] {
+			f.s = append(f.s, term.Int(int64(c)))
+		}
+		return p + n, true, nil
+	}
+	return pos, false, nil
+}
+
+// grow makes room in s for n more values, doubling it but never past the
+// values the rest bytes of input can hold, so that a list joined from
+// many tails allocates at most about twice its length.
+func (d *decoder) grow(s []term.Term, n, rest int) []term.Term {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	c := max(len(s)+n, min(2*cap(s), len(s)+n+rest))
+	t := make([]term.Term, len(s), c)
+	copy(t, s)
+	return t
+}
+
 // build makes the compound f from its values.
 func (d *decoder) build(f *frame) (term.Term, error) {
-	vs := d.vals[f.base:]
+	vs := f.s
 	switch f.tag {
 	case tagSmallTuple:
-		return term.Tuple(slices.Clone(vs)...), nil
+		return term.Tuple(vs...), nil
 	case tagList:
 		if tail := vs[len(vs)-1]; tail.Kind() == term.KindList && tail.Len() == 0 && tail.IsProper() {
-			return term.List(slices.Clone(vs[:len(vs)-1])...), nil
+			return term.List(vs[:len(vs)-1]...), nil
 		}
-		return term.ListWithTail(slices.Clone(vs)...), nil
+		return term.ListWithTail(vs...), nil
 	}
 	es := make([]term.MapEntry, len(vs)/2)
 	for i := range es {
@@ -168,11 +275,22 @@ func (d *decoder) build(f *frame) (term.Term, error) {
 	return m, nil
 }
 
+// tagName names a compound's tag for size errors.
+func tagName(tag byte) string {
+	switch tag {
+	case tagList:
+		return "a list"
+	case tagMap:
+		return "a map"
+	}
+	return "a tuple"
+}
+
 // item reads the term or compound header at pos. For a compound with
 // elements it returns the frame to open; otherwise the term.
-func (d *decoder) item(pos int) (term.Term, int, *frame, error) {
+func (d *decoder) item(pos int) (term.Term, int, frame, error) {
 	if pos >= len(d.b) {
-		return term.Term{}, pos, nil, d.err(pos, ErrTruncated, "a term is missing")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrTruncated, "a term is missing")
 	}
 	b := d.b
 	tag := b[pos]
@@ -180,119 +298,119 @@ func (d *decoder) item(pos int) (term.Term, int, *frame, error) {
 	switch tag {
 	case tagSmallInteger:
 		if err := d.need(p, 1, "SMALL_INTEGER_EXT"); err != nil {
-			return term.Term{}, pos, nil, err
+			return term.Term{}, pos, frame{}, err
 		}
-		return term.Int(int64(b[p])), p + 1, nil, nil
+		return term.Int(int64(b[p])), p + 1, frame{}, nil
 	case tagInteger:
 		if err := d.need(p, 4, "INTEGER_EXT"); err != nil {
-			return term.Term{}, pos, nil, err
+			return term.Term{}, pos, frame{}, err
 		}
-		return term.Int(int64(int32(binary.BigEndian.Uint32(b[p:])))), p + 4, nil, nil
+		return term.Int(int64(int32(binary.BigEndian.Uint32(b[p:])))), p + 4, frame{}, nil
 	case tagSmallBig, tagLargeBig:
 		t, next, err := d.bignum(pos)
-		return t, next, nil, err
+		return t, next, frame{}, err
 	case tagNewFloat:
 		if err := d.need(p, 8, "NEW_FLOAT_EXT"); err != nil {
-			return term.Term{}, pos, nil, err
+			return term.Term{}, pos, frame{}, err
 		}
 		f := math.Float64frombits(binary.BigEndian.Uint64(b[p:]))
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return term.Term{}, pos, nil, d.err(pos, ErrInvalid, "a float that is not finite")
+			return term.Term{}, pos, frame{}, d.err(pos, ErrInvalid, "a float that is not finite")
 		}
-		return term.Float(f), p + 8, nil, nil
+		return term.Float(f), p + 8, frame{}, nil
 	case tagFloat:
 		t, next, err := d.floatText(pos)
-		return t, next, nil, err
+		return t, next, frame{}, err
 	case tagAtom, tagSmallAtom, tagAtomUTF8, tagSmallAtomUTF8:
 		name, next, err := d.atom(pos)
-		return term.Atom(name), next, nil, err
+		return term.Atom(name), next, frame{}, err
 	case tagNil:
-		return term.List(), p, nil, nil
+		return term.List(), p, frame{}, nil
 	case tagString:
 		if err := d.need(p, 2, "STRING_EXT length"); err != nil {
-			return term.Term{}, pos, nil, err
+			return term.Term{}, pos, frame{}, err
 		}
 		n := int(binary.BigEndian.Uint16(b[p:]))
 		p += 2
-		if err := d.need(p, n, "STRING_EXT of "+strconv.Itoa(n)+" bytes"); err != nil {
-			return term.Term{}, pos, nil, err
+		if n > len(b)-p { // not through need: the message would be built for every string
+			return term.Term{}, pos, frame{}, d.err(p, ErrTruncated, "STRING_EXT of "+strconv.Itoa(n)+" bytes")
 		}
 		elems := make([]term.Term, n)
 		for i, c := range b[p : p+n] {
 			elems[i] = term.Int(int64(c))
 		}
-		return term.List(elems...), p + n, nil, nil
+		return term.List(elems...), p + n, frame{}, nil
 	case tagBinary, tagBitBinary:
 		t, next, err := d.binary(pos)
-		return t, next, nil, err
+		return t, next, frame{}, err
 	case tagSmallTuple, tagLargeTuple:
 		var n int
 		if tag == tagSmallTuple {
 			if err := d.need(p, 1, "SMALL_TUPLE_EXT arity"); err != nil {
-				return term.Term{}, pos, nil, err
+				return term.Term{}, pos, frame{}, err
 			}
 			n, p = int(b[p]), p+1
 		} else {
 			if err := d.need(p, 4, "LARGE_TUPLE_EXT arity"); err != nil {
-				return term.Term{}, pos, nil, err
+				return term.Term{}, pos, frame{}, err
 			}
 			n, p = u32len(b[p:]), p+4
 		}
 		if n == 0 {
-			return term.Tuple(), p, nil, nil
+			return term.Tuple(), p, frame{}, nil
 		}
 		if n > len(b)-p {
-			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a tuple of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
+			return term.Term{}, pos, frame{}, d.err(pos, ErrSize, "a tuple of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
 		}
-		return term.Term{}, p, &frame{tag: tagSmallTuple, need: n}, nil
+		return term.Term{}, p, frame{tag: tagSmallTuple, need: n}, nil
 	case tagList:
 		if err := d.need(p, 4, "LIST_EXT length"); err != nil {
-			return term.Term{}, pos, nil, err
+			return term.Term{}, pos, frame{}, err
 		}
 		n := u32len(b[p:])
 		p += 4
 		if n >= len(b)-p { // n elements and a tail
-			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a list of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
+			return term.Term{}, pos, frame{}, d.err(pos, ErrSize, "a list of "+strconv.Itoa(n)+" elements in "+strconv.Itoa(len(b)-p)+" bytes")
 		}
-		return term.Term{}, p, &frame{tag: tagList, need: n + 1}, nil
+		return term.Term{}, p, frame{tag: tagList, need: n + 1}, nil
 	case tagMap:
 		if err := d.need(p, 4, "MAP_EXT arity"); err != nil {
-			return term.Term{}, pos, nil, err
+			return term.Term{}, pos, frame{}, err
 		}
 		n := u32len(b[p:])
 		p += 4
 		if n == 0 {
-			return term.Map(), p, nil, nil
+			return term.Map(), p, frame{}, nil
 		}
 		if n > (len(b)-p)/2 {
-			return term.Term{}, pos, nil, d.err(pos, ErrSize, "a map of "+strconv.Itoa(n)+" entries in "+strconv.Itoa(len(b)-p)+" bytes")
+			return term.Term{}, pos, frame{}, d.err(pos, ErrSize, "a map of "+strconv.Itoa(n)+" entries in "+strconv.Itoa(len(b)-p)+" bytes")
 		}
-		return term.Term{}, p, &frame{tag: tagMap, need: 2 * n}, nil
+		return term.Term{}, p, frame{tag: tagMap, need: 2 * n}, nil
 	case tagPid, tagNewPid:
 		t, next, err := d.pid(pos)
-		return t, next, nil, err
+		return t, next, frame{}, err
 	case tagPort, tagNewPort, tagV4Port:
 		t, next, err := d.port(pos)
-		return t, next, nil, err
+		return t, next, frame{}, err
 	case tagReference, tagNewReference, tagNewerReference:
 		t, next, err := d.ref(pos)
-		return t, next, nil, err
+		return t, next, frame{}, err
 	case tagNewFun, tagFun:
-		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "a fun")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "a fun")
 	case tagExport:
-		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "an export (fun M:F/A)")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "an export (fun M:F/A)")
 	case tagAtomCacheRef:
-		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "an atom cache reference, which only distribution uses")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "an atom cache reference, which only distribution uses")
 	case tagDistHeader:
-		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "a distribution header")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "a distribution header")
 	case tagLocal:
-		return term.Term{}, pos, nil, d.err(pos, ErrUnsupported, "a LOCAL_EXT term, which only the node that wrote it reads")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "a LOCAL_EXT term, which only the node that wrote it reads")
 	case tagCompressed:
-		return term.Term{}, pos, nil, d.err(pos, ErrTag, "a compressed term inside a term")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrTag, "a compressed term inside a term")
 	case Version:
-		return term.Term{}, pos, nil, d.err(pos, ErrTag, "a version byte inside a term")
+		return term.Term{}, pos, frame{}, d.err(pos, ErrTag, "a version byte inside a term")
 	}
-	return term.Term{}, pos, nil, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(tag)))
+	return term.Term{}, pos, frame{}, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(tag)))
 }
 
 func (d *decoder) bignum(pos int) (term.Term, int, error) {
@@ -399,8 +517,8 @@ func (d *decoder) atom(pos int) (string, int, error) {
 	default:
 		return "", pos, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(b[pos]))+" where an atom must be")
 	}
-	if err := d.need(p, n, "an atom of "+strconv.Itoa(n)+" bytes"); err != nil {
-		return "", pos, err
+	if n > len(b)-p { // not through need: the message would be built for every atom
+		return "", pos, d.err(p, ErrTruncated, "an atom of "+strconv.Itoa(n)+" bytes")
 	}
 	raw := b[p : p+n]
 	if b[pos] == tagAtom || b[pos] == tagSmallAtom {
@@ -472,8 +590,8 @@ func (d *decoder) node(pos, p, rest int, what string) (string, int, error) {
 	if err != nil {
 		return "", pos, err
 	}
-	if err := d.need(p, rest, what); err != nil {
-		return "", pos, d.err(pos, ErrTruncated, what)
+	if rest > len(d.b)-p {
+		return "", pos, d.err(pos, ErrTruncated, what+" needs "+strconv.Itoa(rest)+" bytes after its node")
 	}
 	return name, p, nil
 }
@@ -542,7 +660,7 @@ func (d *decoder) ref(pos int) (term.Term, int, error) {
 	if tag == tagNewReference {
 		cre = 1
 	}
-	node, p, err := d.node(pos, pos+3, cre+4*n, "a reference of "+strconv.Itoa(n)+" words")
+	node, p, err := d.node(pos, pos+3, cre+4*n, "a reference")
 	if err != nil {
 		return term.Term{}, pos, err
 	}

@@ -13,6 +13,20 @@ const DefaultMaxDepth = term.DefaultMaxDepth
 // Options.MaxInflate is 0: 64 MiB.
 const DefaultMaxInflate = 64 << 20
 
+// DefaultMaxInflateRatio is the most a compressed term may inflate to, as
+// a multiple of its own length in bytes, when Options.MaxInflateRatio is
+// 0. Deflate reaches 1,032 times on a run of one byte, and decoding
+// allocates up to 40 bytes for each byte inflated, so without a ratio a
+// 65 KB term claiming 64 MiB made Decode allocate 8.1 GB; real terms
+// compress far less than 64 times.
+const DefaultMaxInflateRatio = 64
+
+// InflateFloor is what a compressed term may always inflate to, within
+// MaxInflate, whatever its length and ratio: 1 MiB, so that a small term
+// of long runs of one value (a string of one character, a binary of
+// zeros), which deflate shrinks a thousandfold, still decodes.
+const InflateFloor = 1 << 20
+
 // DefaultCompression is the zlib level of term_to_binary's plain
 // compressed option, {compressed, 6}.
 const DefaultCompression = 6
@@ -52,6 +66,16 @@ type Options struct {
 	// 0 means DefaultMaxInflate. A larger size claim fails with ErrSize
 	// before anything is inflated. Decoding only.
 	MaxInflate int
+
+	// MaxInflateRatio bounds what a compressed term may inflate to, as a
+	// multiple of its length in bytes (the tag, size and zlib stream);
+	// 0 means DefaultMaxInflateRatio, and a negative value leaves only
+	// MaxInflate. A term may always inflate to InflateFloor bytes, up to
+	// MaxInflate. A size claim beyond the bytes the input has left fails
+	// with ErrSize before anything is inflated; a term whose stream turns
+	// out shorter than the claim needs fails with ErrSize before it is
+	// decoded. Decoding only.
+	MaxInflateRatio int
 }
 
 // OTP26 writes what term_to_binary(T) writes on OTP 26 and later: every
@@ -88,6 +112,22 @@ func (o Options) maxInflate() int {
 		return o.MaxInflate
 	}
 	return DefaultMaxInflate
+}
+
+// inflateLimit is the most a compressed term of n bytes may inflate to.
+func (o Options) inflateLimit(n int) int {
+	limit := o.maxInflate()
+	r := o.MaxInflateRatio
+	switch {
+	case r < 0:
+		return limit
+	case r == 0:
+		r = DefaultMaxInflateRatio
+	}
+	if n > limit/r { // r*n is over the limit, or would overflow
+		return limit
+	}
+	return min(limit, max(InflateFloor, r*n))
 }
 
 // Append appends the external format of t, version byte first, to dst and
