@@ -3,6 +3,7 @@ package etf_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -310,8 +311,13 @@ func TestVMMapKeyOrder(t *testing.T) {
 				}
 			}
 			// The sext encoding of the map reads back in the same order.
+			// sext writes node names in Latin-1, as the reference does on
+			// OTP 25, and refuses the others.
 			so := sext.Options{UTF8Atoms: true}
 			b, err := so.Encode(m)
+			if errors.Is(err, sext.ErrUnencodable) && nodeBeyondLatin1(m) {
+				continue
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -410,3 +416,34 @@ func TestVMOrderExamples(t *testing.T) {
 func negZero() float64 { z := 0.0; return -z }
 
 var _ = fmt.Sprint
+
+// nodeBeyondLatin1 reports whether a pid, port or reference in t (a map
+// key of drawSortable's: tuples, lists and maps of leaves) has a node name
+// with a character beyond Latin-1.
+func nodeBeyondLatin1(t term.Term) bool {
+	var node string
+	switch t.Kind() {
+	case term.KindPid:
+		node = t.Pid().Node
+	case term.KindPort:
+		node = t.Port().Node
+	case term.KindRef:
+		node = t.Ref().Node
+	case term.KindTuple:
+		return slices.ContainsFunc(t.Elems(), nodeBeyondLatin1)
+	case term.KindList:
+		return slices.ContainsFunc(t.Elems(), nodeBeyondLatin1) || !t.IsProper() && nodeBeyondLatin1(t.Tail())
+	case term.KindMap:
+		for _, e := range t.Entries() {
+			if nodeBeyondLatin1(e.Key) || nodeBeyondLatin1(e.Value) {
+				return true
+			}
+		}
+	}
+	for _, r := range node {
+		if r > 0xff {
+			return true
+		}
+	}
+	return false
+}
