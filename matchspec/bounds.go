@@ -69,19 +69,26 @@ var typeSpans = map[fn]span{
 }
 
 // guardSpans is what all of a clause's guards allow for slot.
-func guardSpans(guards []*expr, slot int, ctx spanCtx) []span {
-	s := []span{ctx.base()}
+func (p *planner) guardSpans(guards []*expr, slot int, ctx spanCtx) []span {
+	parts := make([][]span, 0, len(guards))
 	for _, g := range guards {
-		s = intersect(s, exprSpans(g, slot, ctx))
-		if len(s) == 0 {
-			break
+		sp := p.exprSpans(g, slot, ctx)
+		if len(sp) == 0 {
+			return nil
 		}
+		parts = append(parts, sp)
 	}
-	return s
+	return p.intersectAll(parts, ctx)
 }
 
-// exprSpans is what e being true allows for slot.
-func exprSpans(e *expr, slot int, ctx spanCtx) []span {
+// exprSpans is what e being true allows for slot. Chains of andalso and
+// and, and of orelse and or, are read as one list of operands each, found
+// without recursion, and combined at once: a chain of n operands costs
+// n log n, not the n² of combining them two at a time.
+func (p *planner) exprSpans(e *expr, slot int, ctx spanCtx) []span {
+	if !p.spend(1) {
+		return []span{ctx.base()}
+	}
 	switch e.op {
 	case opConst:
 		if isTrue(e.val) {
@@ -93,13 +100,30 @@ func exprSpans(e *expr, slot int, ctx spanCtx) []span {
 		return []span{ctx.base()}
 	}
 	switch e.fn {
-	case fAndalso, fAnd:
-		return intersect(exprSpans(e.args[0], slot, ctx), exprSpans(e.args[1], slot, ctx))
-	case fOrelse, fOr:
-		return union(exprSpans(e.args[0], slot, ctx), exprSpans(e.args[1], slot, ctx))
+	case fAndalso, fAnd, fOrelse, fOr:
+		or := e.fn == fOrelse || e.fn == fOr
+		operands, ok := p.chain(e, or)
+		if !ok {
+			return []span{ctx.base()}
+		}
+		parts := make([][]span, 0, len(operands))
+		for _, x := range operands {
+			sp := p.exprSpans(x, slot, ctx)
+			switch {
+			case or && isBase(sp, ctx):
+				return sp // anything or x allows anything
+			case !or && len(sp) == 0:
+				return nil // nothing and x allows nothing
+			}
+			parts = append(parts, sp)
+		}
+		if or {
+			return p.unionAll(parts, ctx)
+		}
+		return p.intersectAll(parts, ctx)
 	case fIsBoolean:
 		if isVar(e.args[0], slot) {
-			return union(pointSpans(atomFalse, ctx), pointSpans(atomTrue, ctx))
+			return p.unionAll([][]span{pointSpans(atomFalse, ctx), pointSpans(atomTrue, ctx)}, ctx)
 		}
 	case fLT, fLE, fGT, fGE, fEq, fExact:
 		f, a, b := e.fn, e.args[0], e.args[1]
@@ -107,7 +131,7 @@ func exprSpans(e *expr, slot int, ctx spanCtx) []span {
 			f, a, b = flip(f), b, a
 		}
 		if isVar(a, slot) && b.op == opConst {
-			return cmpSpans(f, b.val, ctx)
+			return p.cmpSpans(f, b.val, ctx)
 		}
 	default:
 		if sp, ok := typeSpans[e.fn]; ok && isVar(e.args[0], slot) && !ctx.desc {
@@ -115,6 +139,42 @@ func exprSpans(e *expr, slot int, ctx spanCtx) []span {
 		}
 	}
 	return []span{ctx.base()}
+}
+
+// chain lists the operands of the chain of orelse and or (or, else of
+// andalso and and) that e heads, left to right, walking it with a stack
+// of its own. It reports false if the allowance ran out on the way.
+func (p *planner) chain(e *expr, or bool) ([]*expr, bool) {
+	inChain := func(x *expr) bool {
+		if x.op != opCall {
+			return false
+		}
+		if or {
+			return x.fn == fOrelse || x.fn == fOr
+		}
+		return x.fn == fAndalso || x.fn == fAnd
+	}
+	var out []*expr
+	stack := []*expr{e}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !inChain(x) {
+			out = append(out, x)
+			continue
+		}
+		if !p.spend(1) {
+			return nil, false
+		}
+		stack = append(stack, x.args[1], x.args[0])
+	}
+	return out, true
+}
+
+// isBase reports whether s is every term of the context.
+func isBase(s []span, ctx spanCtx) bool {
+	b := ctx.base()
+	return len(s) == 1 && bytes.Equal(s[0].lo, b.lo) && bytesEqualHi(s[0].hi, b.hi)
 }
 
 func isVar(e *expr, slot int) bool { return e.op == opVar && e.slot == slot }
@@ -135,7 +195,7 @@ func flip(f fn) fn {
 }
 
 // cmpSpans is what x F c allows for x.
-func cmpSpans(f fn, c term.Term, ctx spanCtx) []span {
+func (p *planner) cmpSpans(f fn, c term.Term, ctx spanCtx) []span {
 	if f == fExact {
 		return pointSpans(c, ctx)
 	}
@@ -152,11 +212,11 @@ func cmpSpans(f fn, c term.Term, ctx spanCtx) []span {
 		return []span{ctx.base()}
 	}
 	if f == fEq {
-		var out []span
+		parts := make([][]span, 0, len(class))
 		for _, x := range class {
-			out = union(out, pointSpans(x, ctx))
+			parts = append(parts, pointSpans(x, ctx))
 		}
-		return out
+		return p.unionAll(parts, ctx)
 	}
 	least, greatest := class[0], class[len(class)-1]
 	var sp span
@@ -170,7 +230,7 @@ func cmpSpans(f fn, c term.Term, ctx spanCtx) []span {
 	case fLT:
 		sp = below(least, false, ctx)
 	}
-	return intersect([]span{ctx.base()}, []span{sp})
+	return p.intersectAll([][]span{{ctx.base()}, {sp}}, ctx)
 }
 
 // above is the span of the terms x >= c (x > c without incl) in the
@@ -275,35 +335,114 @@ func looseEq(t term.Term) bool {
 	return false
 }
 
-// intersect returns the spans in both a and b.
-func intersect(a, b []span) []span {
-	var out []span
-	for _, x := range a {
-		for _, y := range b {
-			s := span{lo: maxLo(x.lo, y.lo), hi: minHi(x.hi, y.hi)}
-			if s.empty() {
-				continue
-			}
-			switch {
-			case x.point != nil && bytes.Equal(s.lo, x.lo) && bytesEqualHi(s.hi, x.hi):
-				s.point = x.point
-			case y.point != nil && bytes.Equal(s.lo, y.lo) && bytesEqualHi(s.hi, y.hi):
-				s.point = y.point
-			}
-			out = append(out, s)
-		}
+// unionAll returns the spans in any of parts, each sorted and disjoint:
+// all of them sorted once and joined.
+func (p *planner) unionAll(parts [][]span, ctx spanCtx) []span {
+	n := 0
+	for _, sp := range parts {
+		n += len(sp)
 	}
-	return normalize(out)
+	if !p.spend(n) {
+		return []span{ctx.base()}
+	}
+	all := make([]span, 0, n)
+	for _, sp := range parts {
+		all = append(all, sp...)
+	}
+	return normalize(all)
 }
 
-// union returns the spans in a or b.
-func union(a, b []span) []span { return normalize(append(slices.Clip(a), b...)) }
+// intersectAll returns the spans in every one of parts, each sorted and
+// disjoint (so it covers any byte string at most once): a sweep over all
+// their bounds, sorted once, keeps where every part covers. A result that
+// is exactly one part's point span stays a point.
+func (p *planner) intersectAll(parts [][]span, ctx spanCtx) []span {
+	// Parts that allow everything leave the others as they are (inside a
+	// Desc they clip, and stay).
+	keep, n := parts[:0:0], 0
+	for _, sp := range parts {
+		if len(sp) == 0 {
+			return nil
+		}
+		if ctx.desc || !isBase(sp, ctx) {
+			keep, n = append(keep, sp), n+len(sp)
+		}
+	}
+	switch {
+	case len(keep) == 0:
+		return []span{ctx.base()}
+	case len(keep) == 1 && !ctx.desc: // one part, sorted and disjoint: itself
+		return keep[0]
+	case !p.spend(n):
+		return []span{ctx.base()}
+	}
+	m := len(keep)
+	events := make([]spanEvent, 0, 2*n)
+	var points []span
+	for _, sp := range keep {
+		some := false
+		for _, x := range sp {
+			if x.empty() {
+				continue
+			}
+			some = true
+			events = append(events, spanEvent{at: x.lo, delta: 1})
+			if x.hi != nil {
+				events = append(events, spanEvent{at: x.hi, delta: -1})
+			}
+			if x.point != nil {
+				points = append(points, x)
+			}
+		}
+		if !some {
+			return nil
+		}
+	}
+	slices.SortFunc(events, func(x, y spanEvent) int { return bytes.Compare(x.at, y.at) })
+	var out []span
+	count, open := 0, false
+	var from []byte
+	for i := 0; i < len(events); {
+		at := events[i].at
+		for ; i < len(events) && bytes.Equal(events[i].at, at); i++ {
+			count += events[i].delta
+		}
+		switch {
+		case count == m && !open:
+			open, from = true, at
+		case count < m && open:
+			open = false
+			out = append(out, span{lo: from, hi: at})
+		}
+	}
+	if open { // the parts that cover it all have no upper bound
+		out = append(out, span{lo: from})
+	}
+	// A point's span holds one term: a result equal to it is that term.
+	slices.SortFunc(points, func(x, y span) int { return bytes.Compare(x.lo, y.lo) })
+	for i := range out {
+		j, _ := slices.BinarySearchFunc(points, out[i].lo, func(x span, lo []byte) int { return bytes.Compare(x.lo, lo) })
+		for ; j < len(points) && bytes.Equal(points[j].lo, out[i].lo); j++ {
+			if bytesEqualHi(points[j].hi, out[i].hi) {
+				out[i].point = points[j].point
+				break
+			}
+		}
+	}
+	return out
+}
+
+// spanEvent is a bound of a span: where it starts (delta 1) or ends (-1).
+type spanEvent struct {
+	at    []byte
+	delta int
+}
 
 // normalize sorts spans and joins those that overlap or touch; a point
 // joined with anything else is a point no more.
 func normalize(s []span) []span {
 	slices.SortFunc(s, func(x, y span) int { return bytes.Compare(x.lo, y.lo) })
-	var out []span
+	out := s[:0]
 	for _, x := range s {
 		if n := len(out); n > 0 && (out[n-1].hi == nil || bytes.Compare(x.lo, out[n-1].hi) <= 0) {
 			last := &out[n-1]

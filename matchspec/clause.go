@@ -13,7 +13,7 @@ func (c *clause) compile(t term.Term, cl int) error {
 	if err != nil {
 		return err
 	}
-	c.headT, c.names = head, names
+	c.headT, c.names, c.headN = head, names, countNodes(head)
 	slotOf := slotNames(names)
 	c.head = compilePat(head, slotOf)
 	if guards.Kind() != term.KindList || !guards.IsProper() {

@@ -1,7 +1,6 @@
 package matchspec
 
 import (
-	"bytes"
 	"slices"
 
 	"github.com/erlsext/sext"
@@ -30,6 +29,12 @@ type Range struct {
 // their andalso, orelse, and and or. A variable the guards pin to a few
 // constants is replaced by each of them in turn, so the prefix runs on to
 // the next wildcard.
+//
+// Planning takes time and memory in proportion to the specification's
+// size (n log n where it sorts): it works within an allowance measured
+// in the spec's subterms, and what the allowance does not cover it leaves
+// out, so that a plan of a huge or contrived spec is wider (reads more
+// keys) than it might be, never narrower.
 func (s *Spec) Plan() []Range {
 	s.planOnce.Do(func() { s.plan = s.makePlan() })
 	return s.plan
@@ -45,21 +50,26 @@ type clauseRange struct {
 }
 
 func (s *Spec) makePlan() []Range {
+	p := newPlanner(s.nodes)
 	var rs []clauseRange
 	for i := range s.clauses {
 		c := &s.clauses[i]
 		budget := maxPoints
-		for _, sp := range c.ranges(c.headT, &budget) {
+		spans := c.ranges(p, c.headT, &budget)
+		if cap(rs)-len(rs) < len(spans) { // doubling, not append's quarters
+			rs = slices.Grow(rs, max(len(spans), cap(rs)))
+		}
+		for _, sp := range spans {
 			rs = append(rs, clauseRange{sp.lo, sp.hi, i})
 		}
 	}
-	return merge(rs)
+	return merge(rs, len(s.clauses), p.entries)
 }
 
 // ranges returns the byte ranges of keys that can match head (the
 // clause's head with some variables already replaced by constants) and
-// the guards.
-func (c *clause) ranges(head term.Term, budget *int) []span {
+// the guards. The walks over the head here are paid for by the caller.
+func (c *clause) ranges(p *planner, head term.Term, budget *int) []span {
 	pattern := withoutMaps(head)
 	w := firstWild(pattern)
 	var name string
@@ -76,25 +86,35 @@ func (c *clause) ranges(head term.Term, budget *int) []span {
 	if err != nil {
 		return []span{{lo: nil, hi: nil}} // read everything rather than guess
 	}
+	whole := []span{{lo: pre, hi: sext.PrefixEnd(pre)}}
 	if name == "" { // a whole term (one key), or the prefix range
-		return []span{{lo: pre, hi: sext.PrefixEnd(pre)}}
+		return whole
 	}
 	slot := slices.Index(c.names, name)
-	spans := guardSpans(c.guards, slot, ctx)
-	points := 0
+	spans := p.guardSpans(c.guards, slot, ctx)
+	points, size := 0, 0
 	for _, sp := range spans {
 		if sp.point != nil {
 			points++
 		}
+		size += 2*len(pre) + len(sp.lo) + len(sp.hi)
 	}
-	var out []span
-	expand := points > 0 && points <= *budget
+	// A prefix copied onto each of many spans could cost the product of
+	// their sizes: past the allowance, the one span that holds them all.
+	if len(spans) > 1 && !p.spendBytes(size) {
+		hull := span{lo: spans[0].lo, hi: spans[len(spans)-1].hi}
+		spans, points = []span{hull}, 0
+	}
+	out := make([]span, 0, len(spans))
+	// Each substitution walks the head again (4 walks: maps, wildcard,
+	// substitution, prefix); it is done only while the allowance pays.
+	expand := points > 0 && points <= *budget && p.spend(4*points*c.headN)
 	if expand {
 		*budget /= points
 	}
 	for _, sp := range spans {
 		if expand && sp.point != nil {
-			out = append(out, c.ranges(subst(head, name, *sp.point), budget)...)
+			out = append(out, c.ranges(p, subst(head, name, *sp.point), budget)...)
 			continue
 		}
 		r := span{lo: append(slices.Clip(pre), sp.lo...), hi: sext.PrefixEnd(pre)}
@@ -240,53 +260,6 @@ func mapElems(es []term.Term, f func(term.Term) term.Term) []term.Term {
 	out := make([]term.Term, len(es))
 	for i, x := range es {
 		out[i] = f(x)
-	}
-	return out
-}
-
-// merge turns the clauses' ranges into ascending, non-overlapping ranges,
-// each with the clauses that cover all of it. Neighbours serving the same
-// clauses are joined.
-func merge(rs []clauseRange) []Range {
-	// Cut points: every bound. A nil lower bound is the empty string; a
-	// nil upper bound is the end, kept apart.
-	var cuts [][]byte
-	for _, r := range rs {
-		cuts = append(cuts, r.lo)
-		if r.hi != nil {
-			cuts = append(cuts, r.hi)
-		}
-	}
-	slices.SortFunc(cuts, bytes.Compare)
-	cuts = slices.CompactFunc(cuts, bytes.Equal)
-	var out []Range
-	for i, lo := range cuts {
-		var hi []byte // nil: the end
-		if i+1 < len(cuts) {
-			hi = cuts[i+1]
-		}
-		var cls []int
-		for _, r := range rs {
-			if bytes.Compare(r.lo, lo) <= 0 && (r.hi == nil || hi != nil && bytes.Compare(hi, r.hi) <= 0) {
-				if !slices.Contains(cls, r.clause) {
-					cls = append(cls, r.clause)
-				}
-			}
-		}
-		if len(cls) == 0 {
-			continue
-		}
-		slices.Sort(cls)
-		if n := len(out); n > 0 && bytes.Equal(out[n-1].Upper, lo) && out[n-1].Upper != nil && slices.Equal(out[n-1].Clauses, cls) {
-			out[n-1].Upper = hi
-			continue
-		}
-		out = append(out, Range{Lower: lo, Upper: hi, Clauses: cls})
-	}
-	for i := range out {
-		if len(out[i].Lower) == 0 {
-			out[i].Lower = nil
-		}
 	}
 	return out
 }

@@ -18,6 +18,7 @@ type Spec struct {
 	source  term.Term
 	id      string
 	slots   int // the most variables any clause binds
+	nodes   int // subterms of the spec, what planning's allowance is measured in
 
 	planOnce sync.Once
 	plan     []Range
@@ -26,6 +27,7 @@ type Spec struct {
 type clause struct {
 	head   pat
 	headT  term.Term // the head as written, for the planner
+	headN  int       // subterms of the head: the planner's cost of a walk over it
 	names  []string  // variable names by slot, in ascending '$N' order
 	guards []*expr
 	body   []*expr
@@ -72,7 +74,10 @@ func MustParse(text string) *Spec {
 
 // Compile compiles a match specification, a proper list of {Head, Guards,
 // Body} tuples. See the package documentation for what heads, guards and
-// bodies may hold.
+// bodies may hold. A spec of more than MaxClauses clauses, nesting deeper
+// than sext.DefaultMaxDepth, or with #Desc inside #Desc deeper than
+// MaxDescDepth is refused with ErrLimit, at any depth a term built in code
+// may have.
 func Compile(ms term.Term) (*Spec, error) {
 	if ms.Kind() != term.KindList || !ms.IsProper() {
 		return nil, &SpecError{Err: ErrSpec, Detail: "want a proper list of {Head, Guards, Body}, got " + brief(ms)}
@@ -81,17 +86,22 @@ func Compile(ms term.Term) (*Spec, error) {
 	if len(elems) > MaxClauses {
 		return nil, &SpecError{Err: ErrLimit, Detail: "more than MaxClauses clauses"}
 	}
+	// The shape is checked first, without recursion: compiling recurses
+	// into the spec, and a term built in code can nest deeper than a
+	// goroutine stack survives; encoding nested Descs grows by an eighth a
+	// level.
+	nodes, err := checkShape(ms)
+	if err != nil {
+		return nil, err
+	}
 	// The identity is the spec's encoding, hashed: the same spec written
 	// with other spacing has the same identity in any process. UTF-8
-	// atoms, so that any atom a spec may name has an encoding. Encoding
-	// first bounds the nesting (sext's default limit) before compiling
-	// recurses into it: a term built in code can nest deeper than a
-	// goroutine stack survives.
+	// atoms, so that any atom a spec may name has an encoding.
 	enc, encErr := sext.Options{UTF8Atoms: true}.Encode(ms)
 	if errors.Is(encErr, sext.ErrDepth) {
 		return nil, &SpecError{Err: ErrLimit, Detail: encErr.Error()}
 	}
-	s := &Spec{source: ms, clauses: make([]clause, len(elems))}
+	s := &Spec{source: ms, nodes: nodes, clauses: make([]clause, len(elems))}
 	for i, c := range elems {
 		if err := s.clauses[i].compile(c, i+1); err != nil {
 			return nil, err
