@@ -108,3 +108,26 @@ func TestParseIntDigitLimitAnyBase(t *testing.T) {
 		t.Errorf("16# and %d F: %v, want ErrDigits", DefaultMaxIntDigits, err)
 	}
 }
+
+// TestPrintedBigIntReadsBack: String writes an integer of any size, and
+// Parse reads it back once the caller raises ParseOptions.MaxIntDigits to
+// its length (or lifts it, -1); with the default limit the error says
+// which option to raise. (A command that reads terms needs a flag for it.)
+func TestPrintedBigIntReadsBack(t *testing.T) {
+	b, _ := new(big.Int).SetString("-"+strings.Repeat("98765", 2000), 10)
+	in := Tuple(BigInt(b), List(BigInt(new(big.Int).Neg(b))))
+	text := in.String()
+	_, err := Parse(text)
+	if !errors.Is(err, ErrDigits) || !strings.Contains(err.Error(), "ParseOptions.MaxIntDigits") {
+		t.Errorf("10,000 digits, default limit: %v, want ErrDigits naming the option", err)
+	}
+	for _, max := range []int{10_000, -1} {
+		got, err := ParseOptions{MaxIntDigits: max}.Parse(text)
+		if err != nil || !Equal(got, in) {
+			t.Errorf("MaxIntDigits %d: %v, %v", max, got, err)
+		}
+	}
+	if _, err := (ParseOptions{MaxIntDigits: 9_999}).Parse(text); !errors.Is(err, ErrDigits) {
+		t.Errorf("MaxIntDigits 9,999: %v, want ErrDigits", err)
+	}
+}

@@ -25,7 +25,9 @@ func AppendString(dst []byte, t Term) []byte {
 // AppendText implements encoding.TextAppender. It appends t's text, as
 // String returns it, to b. For a term that has no exact text form it
 // returns b unchanged and an error wrapping ErrUnprintable, so that text
-// written by AppendText always parses back to an equal term.
+// written by AppendText always parses back to an equal term: with Parse,
+// or, for an integer of more than DefaultMaxIntDigits digits, with
+// ParseOptions.MaxIntDigits raised to its length.
 func (t Term) AppendText(b []byte) ([]byte, error) {
 	out, err := appendTerm(b, t)
 	if err != nil {
@@ -38,7 +40,9 @@ func (t Term) AppendText(b []byte) ([]byte, error) {
 func (t Term) MarshalText() ([]byte, error) { return t.AppendText(nil) }
 
 // UnmarshalText implements encoding.TextUnmarshaler by parsing text with
-// Parse. On error *t is left unchanged.
+// Parse, and so with its limits (DefaultMaxIntDigits, DefaultMaxDepth);
+// text with longer integers needs ParseOptions. On error *t is left
+// unchanged.
 func (t *Term) UnmarshalText(text []byte) error {
 	v, err := Parse(string(text))
 	if err != nil {
