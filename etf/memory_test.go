@@ -5,12 +5,9 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"runtime"
-	"runtime/debug"
 	"testing"
-	"time"
 
 	"github.com/erlsext/sext/etf"
-	"github.com/erlsext/sext/internal/cputime"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
@@ -156,75 +153,3 @@ func FuzzDecodeMemory(f *testing.F) {
 // unbounded lifts every limit, so that the doubling tests reach a
 // megabyte of nesting and of compressed input.
 var unbounded = etf.Options{MaxDepth: 1 << 30, MaxInflate: 1 << 30, MaxInflateRatio: -1}
-
-// decodeTime returns the least CPU time of runs decodes of b under o. The
-// process's CPU time, unlike the wall clock, does not count the time a
-// loaded machine gives to others. The collector is off: its cycles come
-// when the heap crosses a threshold, a step in time at one size and not
-// the next, and what decoding allocates is measured apart.
-func decodeTime(o etf.Options, b []byte, runs int) time.Duration {
-	best := time.Duration(1 << 62)
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	for range runs {
-		start := cputime.Process()
-		o.Decode(b)
-		best = min(best, cputime.Process()-start)
-	}
-	return best
-}
-
-// TestDecodeCostDoubles doubles the input of each family from 16 KB to
-// 1 MB, plain and compressed (by the size of the term inflated), and fails
-// if a doubling more than doubles what decoding allocates, by 2.2x (the
-// constant parts only make the ratio smaller); a quadratic path grows it
-// by 4x. Time, the least of two runs of the plain input from 64 KB on
-// (process CPU time, without the collector), may grow by
-// 2.2x a doubling with a quarter more for the caches and a loaded
-// machine; a step over that is measured again, five runs a side, up to
-// three times before it fails, so that a burst of load does not fail the
-// test while a quadratic path, 4x every time, still does. An input that
-// fails to decode is measured all the same: an error found late must cost
-// no more.
-func TestDecodeCostDoubles(t *testing.T) {
-	const lo, hi = 16 << 10, 1 << 20
-	for _, f := range families {
-		for _, z := range []bool{false, true} {
-			name := f.name
-			if z {
-				name = "compressed " + name
-			}
-			t.Run(name, func(t *testing.T) {
-				var prev []byte
-				var grew uint64
-				var took time.Duration
-				for n := lo; n <= hi; n *= 2 {
-					b := f.make(n)
-					if z {
-						b = compressed(b)
-					}
-					g := allocated(func() { unbounded.Decode(b) })
-					if bound := memoryBound(unbounded, b); g > bound {
-						t.Fatalf("%d bytes allocated for %d bytes of input, over the bound of %d", g, len(b), bound)
-					}
-					if grew > 0 && float64(g) > 2.2*float64(grew) {
-						t.Fatalf("%d bytes allocated for %d bytes of input, %.2fx the %d for %d bytes",
-							g, len(b), float64(g)/float64(grew), grew, len(prev))
-					}
-					grew = g
-					if !z && n >= 4*lo { // smaller times are all timer and caches
-						d := decodeTime(unbounded, b, 2)
-						for try := 0; took > 0 && float64(d) > 2.2*1.25*float64(took); try++ {
-							if try == 3 {
-								t.Fatalf("%v for %d bytes of input, %.2fx the %v for %d bytes", d, len(b), float64(d)/float64(took), took, len(prev))
-							}
-							d, took = decodeTime(unbounded, b, 5), decodeTime(unbounded, prev, 5)
-						}
-						took = d
-					}
-					prev = b
-				}
-				t.Logf("%d bytes of input: %d bytes allocated, %.1f a byte; %v", len(prev), grew, float64(grew)/float64(len(prev)), took)
-			})
-		}
-	}
-}

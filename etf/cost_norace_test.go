@@ -1,0 +1,98 @@
+//go:build !race
+
+package etf_test
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+
+	"github.com/erlsext/sext/etf"
+	"github.com/erlsext/sext/internal/cputime"
+)
+
+// The doubling test times the decoder, which the race detector slows
+// several times over and unevenly (15 s for this test under -race, where
+// it takes 2 s without); its bytes are the same either way, and
+// FuzzDecodeMemory, TestImproperTailChain and TestCompressedBomb hold the
+// bound under -race too.
+
+// decodeCost decodes b under o and returns the bytes it allocated and
+// the least CPU time of runs runs. The process's CPU time, unlike the
+// wall clock, does not count the time a loaded machine gives to others.
+// The collector is off meanwhile: its cycles come when the heap crosses a
+// threshold, a step in time at one size and not the next, and the bytes
+// are counted apart.
+func decodeCost(o etf.Options, b []byte, runs int) (uint64, time.Duration) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var grew uint64
+	took := time.Duration(1 << 62)
+	for range runs {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := cputime.Process()
+		o.Decode(b)
+		took = min(took, cputime.Process()-start)
+		runtime.ReadMemStats(&after)
+		grew = after.TotalAlloc - before.TotalAlloc
+	}
+	return grew, took
+}
+
+// TestDecodeCostDoubles doubles the input of each family from 16 KB to
+// 1 MB, and compressed from 16 KB to 256 KB of the term inflated, and fails
+// if a doubling more than doubles what decoding allocates, by 2.2x (the
+// constant parts only make the ratio smaller); a quadratic path grows it
+// by 4x. Time (process CPU time, without the collector) may grow by
+// 2.2x a doubling from 64 KB on, with a quarter more for the caches and a
+// loaded machine; a step over that is measured again, the least of three
+// runs a side, up to three times before it fails, so that a burst of load
+// does not fail the test while a quadratic path, 4x every time, still
+// does. An input that
+// fails to decode is measured all the same: an error found late must cost
+// no more.
+func TestDecodeCostDoubles(t *testing.T) {
+	const lo, hi = 16 << 10, 1 << 20
+	for _, f := range families {
+		for _, z := range []bool{false, true} {
+			name := f.name
+			if z {
+				name = "compressed " + name
+			}
+			t.Run(name, func(t *testing.T) {
+				var prev []byte
+				var grew uint64
+				var took time.Duration
+				top := hi
+				if z {
+					top = hi / 4 // inflating adds a linear pass; decoding further is the plain families' own
+				}
+				for n := lo; n <= top; n *= 2 {
+					b := f.make(n)
+					if z {
+						b = compressed(b)
+					}
+					g, d := decodeCost(unbounded, b, 1)
+					if bound := memoryBound(unbounded, b); g > bound {
+						t.Fatalf("%d bytes allocated for %d bytes of input, over the bound of %d", g, len(b), bound)
+					}
+					if grew > 0 && float64(g) > 2.2*float64(grew) {
+						t.Fatalf("%d bytes allocated for %d bytes of input, %.2fx the %d for %d bytes",
+							g, len(b), float64(g)/float64(grew), grew, len(prev))
+					}
+					// Below 64 KB the times are all timer and caches.
+					for try := 0; n > 4*lo && float64(d) > 2.2*1.25*float64(took); try++ {
+						if try == 3 {
+							t.Fatalf("%v for %d bytes of input, %.2fx the %v for %d bytes", d, len(b), float64(d)/float64(took), took, len(prev))
+						}
+						_, d = decodeCost(unbounded, b, 3)
+						_, took = decodeCost(unbounded, prev, 3)
+					}
+					prev, grew, took = b, g, d
+				}
+				t.Logf("%d bytes of input: %d bytes allocated, %.1f a byte; %v", len(prev), grew, float64(grew)/float64(len(prev)), took)
+			})
+		}
+	}
+}
