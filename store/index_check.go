@@ -289,10 +289,7 @@ func (s *Store) entryKey(ix *index, raw []byte) (t term.Term, kb []byte, ok bool
 func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix bool, report func(IndexProblem)) error {
 	t, kb, _ := s.entryKey(ix, entry)
 	// Read again: a delete may have raced the snapshot.
-	if found, err := s.present(ctx, entry); err != nil || found {
-		return err
-	}
-	if found, err := s.present(ctx, kb); err != nil || !found {
+	if ok, err := s.holds(ctx, kb, entry); err != nil || !ok {
 		return err
 	}
 	p := IndexProblem{Kind: MissingEntry, Index: ix.Name, Key: t, Raw: bytes.Clone(entry)}
@@ -321,17 +318,21 @@ func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix bool, repo
 		if right, err := s.appendEntry(nil, ix, v, kb); err == nil && bytes.Equal(right, raw) {
 			// The entry its key would give: the key must be absent,
 			// unless a write raced the snapshot.
-			if found, err := s.present(ctx, kb); err != nil || found {
-				return err
-			}
 			p.Kind, cond = OrphanEntry, kb
 		}
 	}
-	if found, err := s.present(ctx, p.Raw); err != nil || !found {
+	// Read again: the entry still there (and an orphan's key absent).
+	var still bool
+	var err error
+	if cond != nil {
+		still, err = s.holds(ctx, p.Raw, cond)
+	} else {
+		still, err = s.present(ctx, p.Raw)
+	}
+	if err != nil || !still {
 		return err
 	}
 	if fix {
-		var err error
 		if p.Fixed, err = s.repair(ctx, p.Raw, false, cond, false); err != nil {
 			return err
 		}
@@ -394,6 +395,33 @@ func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix bool, r *IndexC
 		report(p)
 	}
 	return it.finish(nil)
+}
+
+// holds reports whether present is stored and absent is not, both at
+// one moment: the second reading of a difference. Two Gets would not do
+// beside writers: a key put back between them, with its entry, would
+// look like a key without its entry. On a shared backend it commits the
+// two conditions alone, which writes nothing; otherwise it reads under
+// the store's lock, which the store's writers hold while they commit.
+func (s *Store) holds(ctx context.Context, present, absent []byte) (bool, error) {
+	if s.ix.shared {
+		wb := s.kv.NewBatch()
+		defer wb.Close()
+		cb := wb.(seam.CondBatch)
+		cb.RequirePresent(present)
+		cb.RequireAbsent(absent)
+		err := cb.Commit(ctx, false)
+		if errors.Is(err, ErrPrecondition) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	s.ix.mu.Lock()
+	defer s.ix.mu.Unlock()
+	if found, err := s.present(ctx, absent); err != nil || found {
+		return false, err
+	}
+	return s.present(ctx, present)
 }
 
 // present reports whether key is stored.
