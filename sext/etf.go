@@ -88,7 +88,10 @@ Read each HEX (either case) as binary_to_term reads it and print the term
 in Erlang term syntax, one a line; with no HEX arguments, read them from
 stdin, one a line. Every tag OTP 25 and 26 write is read, compressed
 terms too; funs and exports are an error. Unlike binary_to_term, bytes
-after the term are an error.
+after the term are an error. A compressed term may inflate to 64 times its
+own bytes (or 1 MiB, whatever its size) and to 64 MiB at most, so that a
+small input cannot make the decoder allocate gigabytes:
+--max-inflate-ratio and --max-inflate lift the limits.
 
 With --format=raw, all of stdin is one term and no arguments are taken.
 
@@ -101,14 +104,15 @@ func runETFDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	format := newChoice(fs, "format", "hex", "input `format`: hex (either case) or raw (all of stdin is one term)", "hex", "raw")
 	maxDepth := fs.Int("max-depth", 0, "nesting limit, `N` levels (0: the library default, 10000)")
 	maxInflate := fs.Int("max-inflate", 0, "most `bytes` a compressed term may inflate to (0: the library default, 64 MiB)")
+	maxRatio := fs.Int("max-inflate-ratio", 0, "most a compressed term may inflate to, `N` times its own bytes, above 1 MiB (0: the library default, 64; -1: no ratio, only --max-inflate)")
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
-	if *maxDepth < 0 || *maxInflate < 0 {
-		return fs.usageError(stderr, "--max-depth and --max-inflate must not be negative")
+	if *maxDepth < 0 || *maxInflate < 0 || *maxRatio < -1 {
+		return fs.usageError(stderr, "--max-depth and --max-inflate must not be negative, nor --max-inflate-ratio below -1")
 	}
-	opts := etf.Options{MaxDepth: *maxDepth, MaxInflate: *maxInflate}
+	opts := etf.Options{MaxDepth: *maxDepth, MaxInflate: *maxInflate, MaxInflateRatio: *maxRatio}
 	s := newSession(stdout, stderr)
 	emit := func(b []byte) error {
 		t, err := opts.Decode(b)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"testing"
 )
 
@@ -34,6 +37,22 @@ func TestETFDecode(t *testing.T) {
 	}
 	runSext(t, c.stdout, "etf", "decode").want(t, 0, "[a,a,a,a,a,a,a,a,a,a,a,a,a,a,a,a,a,a,a,a]\n")
 	runSext(t, c.stdout, "etf", "decode", "--max-inflate", "10").want(t, 1, "", "byte 2: size out of range")
+	// A compressed term of 1.5 MiB of empty lists in 1.5 KB: over 64 times
+	// its size, refused unless the ratio is lifted (issue 25: 66 KB of 64
+	// MiB made the command allocate 8.1 GB and print it).
+	n := 3 << 19
+	raw := binary.BigEndian.AppendUint32([]byte{108}, uint32(n))
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write(raw)
+	w.Write(bytes.Repeat([]byte{106}, n+1))
+	w.Close()
+	bomb := append(binary.BigEndian.AppendUint32([]byte{131, 80}, uint32(len(raw)+n+1)), z.Bytes()...)
+	sextBytes(t, bomb, "etf", "decode", "--format=raw").want(t, 1, "", "byte 2: size out of range", "MaxInflateRatio")
+	if r := sextBytes(t, bomb, "etf", "decode", "--format=raw", "--max-inflate-ratio", "-1"); r.code != 0 || len(r.stdout) != 3*n+2 {
+		t.Errorf("--max-inflate-ratio -1: exit %d, %d bytes out, %q", r.code, len(r.stdout), r.stderr)
+	}
+	sextBytes(t, bomb, "etf", "decode", "--format=raw", "--max-inflate-ratio", "-2").want(t, 2, "", "--max-inflate-ratio below -1")
 	runSext(t, "", "etf", "decode", "83700000").want(t, 1, "", "unsupported term: a fun")
 	runSext(t, "", "etf", "decode", "--max-depth", "2", "8368016801680106").want(t, 1, "", "nesting too deep")
 	runSext(t, "\x83d\x00\x01a", "etf", "decode", "--format=raw").want(t, 0, "a\n")
@@ -46,7 +65,7 @@ func TestETFUsage(t *testing.T) {
 	if r := runSext(t, "", "help", "etf"); r.code != 0 || !contains(r.stdout, "sext etf decode [flags] [HEX...]") {
 		t.Errorf("help etf: %+v", r)
 	}
-	if r := runSext(t, "", "etf", "decode", "-h"); r.code != 0 || !contains(r.stdout, "--max-inflate") {
+	if r := runSext(t, "", "etf", "decode", "-h"); r.code != 0 || !contains(r.stdout, "--max-inflate") || !contains(r.stdout, "--max-inflate-ratio") {
 		t.Errorf("etf decode -h: %+v", r)
 	}
 }
