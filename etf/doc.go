@@ -26,6 +26,9 @@
 // is a *DecodeError with the byte offset of the failing item; decoding
 // keeps its own stack, so a deep term costs heap and not goroutine stack,
 // within a depth limit; every size claim is checked against the bytes that
-// are left, and a compressed term may inflate to at most
-// Options.MaxInflate bytes.
+// are left (the claims of all open compounds together), and a compressed
+// term may inflate to at most Options.MaxInflateRatio times its own length
+// (64 by default, or InflateFloor, 1 MiB) and Options.MaxInflate bytes. A
+// decode allocates at most 40 bytes for each byte of input, or of a
+// compressed term's inflated bytes, and 128 KiB more.
 package etf

@@ -197,6 +197,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"tuple claim", cat([]byte{131, 105}, u32(1<<31)), etf.ErrSize, 1},
 		{"list claim", cat([]byte{131, 108}, u32(math.MaxUint32), []byte{106}), etf.ErrSize, 1},
 		{"map claim", cat([]byte{131, 116}, u32(1<<30), []byte{97, 1}), etf.ErrSize, 1},
+		// A list of 3 and its tail, 4 values, fit the 5 bytes after its
+		// header, but not with the tuple's 2 more elements: claims share
+		// the bytes left.
+		{"nested claims", cat([]byte{131, 104, 3, 108}, u32(3), []byte{106, 106, 106, 106, 106}), etf.ErrSize, 3},
 		{"binary claim", cat([]byte{131, 109}, u32(1<<31), []byte{1}), etf.ErrSize, 1},
 		{"bignum claim", cat([]byte{131, 111}, u32(1<<31), []byte{0, 1}), etf.ErrSize, 1},
 		{"bignum sign", []byte{131, 110, 1, 2, 1}, etf.ErrInvalid, 1},
