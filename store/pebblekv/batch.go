@@ -27,22 +27,28 @@ func (b *batch) Count() int                  { return int(b.b.Count()) }
 // sync it returns once the log, with every earlier record in it, is on
 // the disk; an empty batch with sync is how Store.Sync asks for that
 // (with the log off, a sync flushes the memory tables instead).
+//
+// Commits are made one at a time (see KV.wmu); once the writes have
+// stopped, every commit returns the error that stopped them.
 func (b *batch) Commit(ctx context.Context, sync bool) (err error) {
-	defer b.p.faults.recover(&err)
-	if err := b.p.faults.failed(); err != nil {
+	p := b.p
+	defer p.faults.recover(&err)
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if err := p.faults.unwritable(); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if b.p.flushOut {
+	if p.flushOut {
 		if b.b.Count() > 0 {
 			if err := b.b.Commit(pebble.NoSync); err != nil {
-				return b.p.faults.convert(err)
+				return p.faults.convert(err)
 			}
 		}
 		if sync {
-			return b.p.faults.convert(b.p.db.Flush())
+			return p.flush(ctx)
 		}
 		return nil
 	}
@@ -54,9 +60,9 @@ func (b *batch) Commit(ctx context.Context, sync bool) (err error) {
 		if !sync {
 			return nil
 		}
-		return b.p.faults.convert(b.p.db.LogData(nil, pebble.Sync))
+		return p.faults.convert(p.db.LogData(nil, pebble.Sync))
 	}
-	return b.p.faults.convert(b.b.Commit(wo))
+	return p.faults.convert(b.b.Commit(wo))
 }
 
 func (b *batch) Close() error { return b.b.Close() }

@@ -8,7 +8,7 @@ import (
 // TestFatalfIsAnError: a Fatalf inside a call becomes that call's error,
 // and every later call's, instead of ending the process.
 func TestFatalfIsAnError(t *testing.T) {
-	f := &faults{dir: "d"}
+	f := newFaults("d")
 	ran := false
 	err := f.guard(func() error {
 		defer func() { ran = true }()

@@ -72,11 +72,7 @@ func (i *iterator) Next() (ok bool) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			fp, isFatal := r.(fatalPanic)
-			if !isFatal {
-				panic(r)
-			}
-			i.err, ok = fp.err, false
+			i.err, ok = i.f.recovered(r), false
 		}
 	}()
 	if i.n++; i.n%checkEvery == 0 {
@@ -107,11 +103,7 @@ func (i *iterator) Key() []byte { return i.it.Key() }
 func (i *iterator) Value() (v []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			fp, isFatal := r.(fatalPanic)
-			if !isFatal {
-				panic(r)
-			}
-			i.err, v = fp.err, nil
+			i.err, v = i.f.recovered(r), nil
 		}
 	}()
 	v, err := i.it.ValueAndErr()

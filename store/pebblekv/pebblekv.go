@@ -54,6 +54,12 @@ type KV struct {
 	dir      string
 	flushOut bool // flush memory tables on Close and sync (no WAL to replay them)
 	faults   *faults
+	closed   sync.Once
+
+	// wmu makes commits and flushes one at a time, so that each sees the
+	// writes stopped by a failed write before it, and never reaches
+	// Pebble's commit path, which panics on a log it could not write.
+	wmu sync.Mutex
 
 	mu       sync.Mutex
 	warnings []error // on record: torn logs met at this or an earlier open
@@ -65,14 +71,33 @@ var (
 	_ seam.WarningsKV = (*KV)(nil)
 )
 
-// Open opens the Pebble database in dir, creating it (and dir, but not
-// dir's parent) if needed. A missing directory is an error wrapping
-// seam.ErrNoStore, one that another process has open an error wrapping
-// seam.ErrLocked, one that holds store files but no manifest marker an
-// error wrapping seam.ErrCorrupt; each is an *fs.PathError naming dir.
+// Open opens the Pebble database in dir, as OpenContext does with a
+// context that is never done.
 func Open(dir string, opts *Options) (*KV, error) {
+	return OpenContext(context.Background(), dir, opts)
+}
+
+// OpenContext opens the Pebble database in dir, creating it (and dir,
+// but not dir's parent) if needed. A missing directory is an error
+// wrapping seam.ErrNoStore, one that another process has open an error
+// wrapping seam.ErrLocked, one whose files are damaged (no manifest
+// marker, a missing or cut manifest, a table of the wrong size) an error
+// wrapping seam.ErrCorrupt; each is an *fs.PathError naming dir.
+//
+// Opening replays the write-ahead logs into tables, which takes room on
+// the disk. A store whose disk has too little room for that opens
+// read-only: reads work, and every write fails with an error wrapping
+// ErrWritesStopped and syscall.ENOSPC. If the disk fills while the open
+// is under way, or ctx is done first, OpenContext returns that error
+// (ENOSPC, or ctx.Err()) without waiting for Pebble, whose open goes on
+// in the background, retrying once a second, and closes the store when
+// it ends; the directory stays locked until then.
+func OpenContext(ctx context.Context, dir string, opts *Options) (*KV, error) {
 	if opts == nil {
 		opts = &Options{}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if err := prepareDir(dir, opts.MustExist); err != nil {
 		return nil, err
@@ -88,44 +113,108 @@ func Open(dir string, opts *Options) (*KV, error) {
 		}
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: seam.Mark(seam.ErrLocked, err)}
 	}
-	kv, err := open(dir, lock, opts)
+	kv, abandoned, err := open(ctx, dir, lock, opts)
 	if err != nil {
-		lock.Close()
+		if !abandoned {
+			lock.Close()
+		}
 		return nil, err
 	}
 	return kv, nil
 }
 
-func open(dir string, lock *pebble.Lock, opts *Options) (*KV, error) {
-	if err := refuseOrphans(dir, opts.MustExist); err != nil {
-		return nil, err
-	}
-	warnings, err := checkLogs(dir)
+// open opens the database in dir under lock. abandoned reports that
+// Pebble's open was left running, and owns the lock now.
+func open(ctx context.Context, dir string, lock *pebble.Lock, opts *Options) (_ *KV, abandoned bool, _ error) {
+	exists, err := refuseOrphans(dir, opts.MustExist)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+		return nil, false, err
 	}
-	f := &faults{dir: dir}
+	f := newFaults(dir)
+	var vfsys vfs.FS = &diskFS{FS: vfs.Default, f: f}
+	if testFS != nil {
+		vfsys = &diskFS{FS: testFS(vfs.Default), f: f}
+	}
+	readOnly := false
+	if need, free, err := roomToOpen(vfsys, dir); err == nil && free < need {
+		if !exists {
+			return nil, false, &fs.PathError{Op: "open", Path: dir, Err: &noRoomErr{dir: dir, need: need, free: free}}
+		}
+		readOnly = true
+		f.stopWrites(&noRoomErr{dir: dir, need: need, free: free})
+	}
+	warnings, err := checkLogs(dir, !readOnly)
+	if err != nil {
+		return nil, false, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
 	popts := &pebble.Options{
+		FS:               vfsys,
 		Lock:             lock,
 		Logger:           f,
 		EventListener:    f.listener(),
 		ErrorIfNotExists: opts.MustExist,
+		ReadOnly:         readOnly,
 		DisableWAL:       opts.DisableWAL,
 		MemTableSize:     opts.MemTableSize,
 	}
-	var db *pebble.DB
-	err = f.guard(func() error {
-		var err error
-		db, err = pebble.Open(dir, popts)
-		return err
-	})
+	db, abandoned, err := f.openDB(ctx, dir, popts)
+	if abandoned {
+		return nil, true, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
 	if err != nil {
 		if errors.Is(err, pebble.ErrDBDoesNotExist) {
-			return nil, &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w (the directory holds no store)", seam.ErrNoStore)}
+			return nil, false, &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w (the directory holds no store)", seam.ErrNoStore)}
 		}
-		return nil, &fs.PathError{Op: "open", Path: dir, Err: f.convert(err)}
+		return nil, false, &fs.PathError{Op: "open", Path: dir, Err: f.damaged(exists, f.convert(err))}
 	}
-	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL, faults: f, warnings: warnings}, nil
+	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL && !readOnly, faults: f, warnings: warnings}, false, nil
+}
+
+// openDB runs pebble.Open on a goroutine of its own, and returns when it
+// does, when ctx is done, or when the writes stop (the disk filled while
+// Pebble replays the logs, which it would retry forever). In the last
+// two cases the open is abandoned: it goes on in the background, and
+// when it ends the goroutine closes the database and releases the lock.
+func (f *faults) openDB(ctx context.Context, dir string, popts *pebble.Options) (*pebble.DB, bool, error) {
+	type result struct {
+		db  *pebble.DB
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var db *pebble.DB
+		err := f.guard(func() (err error) {
+			db, err = pebble.Open(dir, popts)
+			return err
+		})
+		done <- result{db, err}
+	}()
+	stop := f.stop
+	if popts.ReadOnly { // stopped from the start, and writes nothing
+		stop = nil
+	}
+	var err error
+	select {
+	case r := <-done:
+		return r.db, false, r.err
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-stop:
+		err = fmt.Errorf("the disk filled while the store opened (%w); the open goes on in the background, trying again once a second, and the directory stays locked until it ends", f.stopCause())
+	}
+	select {
+	case r := <-done: // it ended as we gave up: take what it gave
+		return r.db, false, r.err
+	default:
+	}
+	go func() {
+		r := <-done
+		if r.db != nil {
+			f.guard(func() error { return r.db.Close() })
+		}
+		popts.Lock.Close()
+	}()
+	return nil, true, err
 }
 
 // prepareDir checks dir and, unless mustExist, creates it in an existing
@@ -158,17 +247,17 @@ func prepareDir(dir string, mustExist bool) error {
 // alone; without it Pebble sees no store, creates an empty one and then
 // deletes the tables it does not know as obsolete. Whatever removed the
 // marker, the data is still there, and only a person can bring it back.
-func refuseOrphans(dir string, mustExist bool) error {
+func refuseOrphans(dir string, mustExist bool) (exists bool, err error) {
 	desc, err := pebble.Peek(dir, vfs.Default)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: dir, Err: err}
+		return false, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	if desc.Exists {
-		return nil
+		return true, nil
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: dir, Err: err}
+		return false, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	var found []string
 	for _, e := range ents {
@@ -179,9 +268,9 @@ func refuseOrphans(dir string, mustExist bool) error {
 		}
 	}
 	if len(found) == 0 {
-		return nil
+		return false, nil
 	}
-	return &fs.PathError{Op: "open", Path: dir, Err: &seam.CorruptError{Path: dir, Offset: -1, Err: fmt.Errorf(
+	return false, &fs.PathError{Op: "open", Path: dir, Err: &seam.CorruptError{Path: dir, Offset: -1, Err: fmt.Errorf(
 		"%d store files (%s, ...) but no manifest marker (marker.manifest.*): refusing to open or create a store over them; restore the marker from a backup, or move the files away",
 		len(found), found[0])}}
 }
@@ -193,14 +282,47 @@ func (p *KV) DB() *pebble.DB { return p.db }
 func (p *KV) Dir() string { return p.dir }
 
 // Close flushes memory tables if the WAL is off, then closes the database
-// and releases the directory lock.
+// and releases the directory lock. If the writes had stopped, Close
+// still closes, and returns the error that stopped them: writes made
+// after it were refused, and those before it that were not synced may
+// be lost. If a failed log write left Pebble's commit pipeline locked,
+// Pebble cannot close: Close returns at once, with an error, and the
+// directory stays locked until the process exits.
 func (p *KV) Close() (err error) {
 	defer p.faults.recover(&err)
-	if p.flushOut {
-		err = p.db.Flush()
+	p.closed.Do(func() { close(p.faults.closing) })
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	stopped := p.faults.unwritable()
+	if p.faults.isWedged() {
+		return errors.Join(stopped, errWedged)
 	}
-	err = errors.Join(p.faults.convert(err), p.faults.convert(p.db.Close()), p.lock.Close())
-	return err
+	if p.flushOut && stopped == nil {
+		err = p.flush(context.Background())
+	}
+	cerr := p.faults.convert(p.db.Close())
+	if stopped != nil && errors.Is(cerr, ErrWritesStopped) {
+		cerr = nil // the log writer's own report of the same failure
+	}
+	return errors.Join(stopped, err, cerr, p.lock.Close())
+}
+
+// flush writes the memory tables to disk. Pebble's Flush waits until a
+// flush succeeds, which on a full disk is never: this one returns when
+// the writes stop, or ctx is done, instead.
+func (p *KV) flush(ctx context.Context) error {
+	done, err := p.db.AsyncFlush()
+	if err != nil {
+		return p.faults.convert(err)
+	}
+	select {
+	case <-done:
+		return nil
+	case <-p.faults.stop:
+		return p.faults.unwritable()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Warnings returns the torn write-ahead logs on record: met when this KV
@@ -228,6 +350,9 @@ func (p *KV) ClearWarnings() error {
 // Stats reads Pebble's metrics and table properties.
 func (p *KV) Stats(ctx context.Context) (st seam.Stats, err error) {
 	defer p.faults.recover(&err)
+	if err := p.faults.failed(); err != nil {
+		return st, err
+	}
 	if err := ctx.Err(); err != nil {
 		return st, err
 	}

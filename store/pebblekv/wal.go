@@ -25,7 +25,10 @@ import (
 const notesFile = "SEXT-TORN-LOGS"
 
 // checkLogs reads every write-ahead log in dir to its end, before Pebble
-// replays them, and returns the torn ones on record (new and old).
+// replays them, and returns the torn ones on record (new and old). It
+// records the new ones in the notes file if write is set; a store that
+// opens read-only (its disk is full) leaves its logs in place, and the
+// next open finds them again.
 //
 // Pebble accepts a last log that ends inside a record without a word: it
 // is what a crash mid-write leaves, and the writes after it were never
@@ -33,7 +36,7 @@ const notesFile = "SEXT-TORN-LOGS"
 // truncating copy, a full disk) looks the same, and then it silently
 // drops writes that were synced. The two cannot be told apart from the
 // file, so both are reported.
-func checkLogs(dir string) ([]error, error) {
+func checkLogs(dir string, write bool) ([]error, error) {
 	notes, err := readNotes(dir)
 	if err != nil {
 		return nil, err
@@ -54,7 +57,7 @@ func checkLogs(dir string) ([]error, error) {
 			notes = append(notes, ce)
 		}
 	}
-	if len(fresh) > 0 {
+	if len(fresh) > 0 && write {
 		if err := appendNotes(dir, fresh); err != nil {
 			return nil, err
 		}
@@ -121,12 +124,16 @@ func (e *noteErr) Error() string { return e.text }
 func (e *noteErr) Unwrap() error { return seam.ErrTornLog }
 
 func appendNotes(dir string, notes []*seam.CorruptError) error {
+	var text []byte
+	for _, n := range notes {
+		text = fmt.Appendf(text, "%s\t%d\t%s\n", n.Path, n.Offset, strings.ReplaceAll(n.Err.Error(), "\n", " "))
+	}
 	f, err := os.OpenFile(filepath.Join(dir, notesFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	for _, n := range notes {
-		fmt.Fprintf(f, "%s\t%d\t%s\n", n.Path, n.Offset, strings.ReplaceAll(n.Err.Error(), "\n", " "))
-	}
-	return errors.Join(f.Sync(), f.Close())
+	// One write, checked: a full disk once left the file empty and the
+	// open went on as if the note were kept.
+	_, err = f.Write(text)
+	return errors.Join(err, f.Sync(), f.Close())
 }
