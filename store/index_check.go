@@ -101,6 +101,10 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 		return r, err
 	}
 	r.Indexes = len(c.list)
+	var fix *catalog // with Fix, the definitions every repair depends on
+	if opts.Fix {
+		fix = c
+	}
 	report := func(p IndexProblem) {
 		switch p.Kind {
 		case MissingEntry:
@@ -125,11 +129,11 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 		if ix.State == IndexDropping {
 			continue
 		}
-		if err := s.checkIndex(ctx, ix, opts.Fix, &r, report); err != nil {
+		if err := s.checkIndex(ctx, ix, fix, &r, report); err != nil {
 			return r, err
 		}
 	}
-	if err := s.checkRest(ctx, c, opts.Fix, &r, report); err != nil {
+	if err := s.checkRest(ctx, c, fix, &r, report); err != nil {
 		return r, err
 	}
 	// Builds and drops left half done: the passes above did their
@@ -163,7 +167,7 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 // key that matches (held in one arena, sorted), then reads the index's
 // entries in order beside them, as a merge. Each difference is read
 // again, key and entry, before it counts.
-func (s *Store) checkIndex(ctx context.Context, ix *index, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+func (s *Store) checkIndex(ctx context.Context, ix *index, fix *catalog, r *IndexCheckResult, report func(IndexProblem)) error {
 	want, err := s.expectedEntries(ctx, ix, r)
 	if err != nil {
 		return err
@@ -286,16 +290,16 @@ func (s *Store) entryKey(ix *index, raw []byte) (t term.Term, kb []byte, ok bool
 }
 
 // missing handles an expected entry that is not stored.
-func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix bool, report func(IndexProblem)) error {
+func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix *catalog, report func(IndexProblem)) error {
 	t, kb, _ := s.entryKey(ix, entry)
 	// Read again: a delete may have raced the snapshot.
 	if ok, err := s.holds(ctx, kb, entry); err != nil || !ok {
 		return err
 	}
 	p := IndexProblem{Kind: MissingEntry, Index: ix.Name, Key: t, Raw: bytes.Clone(entry)}
-	if fix {
+	if fix != nil {
 		var err error
-		if p.Fixed, err = s.repair(ctx, entry, true, kb, true); err != nil {
+		if p.Fixed, err = s.repair(ctx, fix, entry, true, kb, true); err != nil {
 			return err
 		}
 	}
@@ -304,7 +308,7 @@ func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix bool, 
 }
 
 // extra handles a stored entry of ix that the data does not give.
-func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix bool, report func(IndexProblem)) error {
+func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix *catalog, report func(IndexProblem)) error {
 	p := IndexProblem{Kind: StaleEntry, Index: ix.Name, Raw: bytes.Clone(raw)}
 	t, kb, ok := s.entryKey(ix, raw)
 	if !ok {
@@ -332,8 +336,8 @@ func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix bool, repo
 	if err != nil || !still {
 		return err
 	}
-	if fix {
-		if p.Fixed, err = s.repair(ctx, p.Raw, false, cond, false); err != nil {
+	if fix != nil {
+		if p.Fixed, err = s.repair(ctx, fix, p.Raw, false, cond, false); err != nil {
 			return err
 		}
 	}
@@ -344,7 +348,7 @@ func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix bool, repo
 // checkRest reads the reserved range outside the catalog key and the
 // live indexes' ranges: entries of indexes that are no longer defined
 // (stale) or being dropped, and keys that are no entry (foreign).
-func (s *Store) checkRest(ctx context.Context, c *catalog, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+func (s *Store) checkRest(ctx context.Context, c *catalog, fix *catalog, r *IndexCheckResult, report func(IndexProblem)) error {
 	type span struct{ lo, hi []byte }
 	cat := s.catalogKey()
 	skip := []span{{cat, append(bytes.Clone(cat), 0)}}
@@ -372,7 +376,7 @@ func (s *Store) checkRest(ctx context.Context, c *catalog, fix bool, r *IndexChe
 	return nil
 }
 
-func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix bool, r *IndexCheckResult, report func(IndexProblem)) error {
+func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix *catalog, r *IndexCheckResult, report func(IndexProblem)) error {
 	it, err := s.openCursor(ctx, lo, hi, false)
 	if err != nil {
 		return err
@@ -387,8 +391,8 @@ func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix bool, r *IndexC
 			continue
 		}
 		p := IndexProblem{Kind: StaleEntry, Index: string(t.Elems()[1].Bytes()), Key: t.Elems()[3], Raw: bytes.Clone(raw)}
-		if fix {
-			if p.Fixed, err = s.repair(ctx, p.Raw, false, nil, false); err != nil {
+		if fix != nil {
+			if p.Fixed, err = s.repair(ctx, fix, p.Raw, false, nil, false); err != nil {
 				return err
 			}
 		}
@@ -434,26 +438,35 @@ func (s *Store) present(ctx context.Context, key []byte) (bool, error) {
 }
 
 // repair writes (set) or deletes one reserved key, if cond (a data key,
-// when not nil) is still present (want) or absent (!want). It reports
-// whether it wrote.
-func (s *Store) repair(ctx context.Context, key []byte, set bool, cond []byte, want bool) (bool, error) {
+// when not nil) is still present (want) or absent (!want), and the
+// definitions are still c: an index created since the check read them
+// has entries the check took for stale, and one dropped since must not
+// get an entry back. It reports whether it wrote.
+func (s *Store) repair(ctx context.Context, c *catalog, key []byte, set bool, cond []byte, want bool) (bool, error) {
 	wb := s.kv.NewBatch()
 	defer wb.Close()
 	cb, shared := wb.(seam.CondBatch)
 	if !shared {
 		s.ix.mu.Lock()
 		defer s.ix.mu.Unlock()
+		now, err := s.readCatalog(ctx)
+		if err != nil || !bytes.Equal(now.raw, c.raw) {
+			return false, err
+		}
 		if cond != nil {
 			found, err := s.present(ctx, cond)
 			if err != nil || found != want {
 				return false, err
 			}
 		}
-	} else if cond != nil {
-		if want {
-			cb.RequirePresent(cond)
-		} else {
-			cb.RequireAbsent(cond)
+	} else {
+		cb.RequireValue(s.catalogKey(), c.raw)
+		if cond != nil {
+			if want {
+				cb.RequirePresent(cond)
+			} else {
+				cb.RequireAbsent(cond)
+			}
 		}
 	}
 	var err error

@@ -99,3 +99,57 @@ func TestCheckIndexesRereadsAtOneMoment(t *testing.T) {
 		t.Errorf("CheckIndexes afterwards = %+v, %v; want clean, 10 keys", res, err)
 	}
 }
+
+// TestCheckIndexesFixBesideCreateIndex: an index created after
+// CheckIndexes read the definitions has entries the check takes for
+// those of an index no longer defined. With Fix it must not delete them
+// (its repairs depend on the definitions it read): the new index stays
+// whole. The check deleted all ten.
+func TestCheckIndexesFixBesideCreateIndex(t *testing.T) {
+	ctx := context.Background()
+	s0, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hookKV{KV: s0.KV(), onIter: func([]byte) {}, onGet: func([]byte, error) {}}
+	s := store.New(h, &store.Options{NoSync: true})
+	defer s.Close()
+	for i := range 10 {
+		if err := s.Put(ctx, term.Tuple(term.Atom("o"), term.Int(int64(i))), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateIndex(ctx, "first", term.Tuple(term.Atom("o"), term.Atom("$1")), nil); err != nil {
+		t.Fatal(err)
+	}
+	created := false
+	h.onIter = func(lower []byte) {
+		// The first cursor over the reserved range outside the indexes
+		// the check knows: create the second index now.
+		if !created && bytes.Equal(lower, []byte{0}) {
+			created = true
+			if err := s.CreateIndex(ctx, "late", term.Tuple(term.Atom("o"), term.Atom("$1")), nil); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if _, err := s.CheckIndexes(ctx, store.IndexCheckOptions{Fix: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !created {
+		t.Fatal("the hook did not run")
+	}
+	n := 0
+	for _, err := range s.IndexScan(ctx, "late", term.Atom("_"), store.IndexScanOptions{KeysOnly: true}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 10 {
+		t.Errorf("the index created beside CheckIndexes with Fix holds %d entries, want 10", n)
+	}
+	if res, err := s.CheckIndexes(ctx, store.IndexCheckOptions{}); err != nil || !res.Clean() {
+		t.Errorf("CheckIndexes afterwards = %+v, %v; want clean", res, err)
+	}
+}
