@@ -14,7 +14,7 @@ const (
 	// workPerNode is the work the plan may do for each subterm of the
 	// specification: a visit to an expression, a span handled, a head
 	// walked once more for a substitution.
-	workPerNode = 32
+	workPerNode = 16
 	// workBase is the allowance of every specification, so that small
 	// ones plan in full whatever their shape: 256 substitutions of a
 	// clause of a dozen subterms and a few guards fit in it.

@@ -9,11 +9,11 @@ func (c *clause) compile(t term.Term, cl int) error {
 	}
 	parts := t.Elems()
 	head, guards, body := parts[0], parts[1], parts[2]
-	names, err := collectVars(head, cl)
+	names, nodes, err := collectVars(head, cl)
 	if err != nil {
 		return err
 	}
-	c.headT, c.names, c.headN = head, names, countNodes(head)
+	c.headT, c.names, c.headN = head, names, nodes
 	slotOf := slotNames(names)
 	c.head = compilePat(head, slotOf)
 	if guards.Kind() != term.KindList || !guards.IsProper() {

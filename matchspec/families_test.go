@@ -13,8 +13,9 @@ import (
 // operand the chain so far) or in a balanced tree, conjunctions the same,
 // guards alternating the two, long guard lists, many clauses, clauses
 // overlapping so that each range would list them all, heads with many
-// variables each pinned to a constant, a long head prefix before a
-// variable with many spans, nesting refused by the limits.
+// variables each pinned to a constant, a wide head substituted a few
+// times, a long head prefix before a variable with many spans, nesting
+// refused by the limits.
 var specFamilies = []struct {
 	name string
 	spec func(n int) string
@@ -86,6 +87,12 @@ var specFamilies = []struct {
 			gs[i] = fmt.Sprintf("{'=:=','$%d',%d}", i+1, i)
 		}
 		return "[{{" + strings.Join(vs, ",") + "},[" + strings.Join(gs, ",") + "],['$_']}]"
+	}, true},
+	{"wide head, variable pinned to 4 constants", func(n int) string {
+		// Each constant is substituted into the whole head: the most a
+		// subterm of text costs.
+		return "[{{'$1'" + strings.Repeat(",a", 8*n) + "},[" +
+			balanced("orelse", 0, 4, func(i int) string { return fmt.Sprintf("{'=:=','$1',%d}", i) }) + "],['$_']}]"
 	}, true},
 	{"long prefix, many spans", func(n int) string {
 		return fmt.Sprintf("[{{<<\"%s\">>,'$1'},[%s],['$_']}]", strings.Repeat("x", 8*n),

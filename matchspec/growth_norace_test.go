@@ -61,9 +61,9 @@ func measure(text string, runs int) (cost, error) {
 
 // planAllocBound is the most Parse and Plan together may allocate for a
 // spec of n bytes of text, the bound docs/SECURITY.md states: planning
-// works within an allowance of 32 units a subterm, and the worst shape
-// measured (a head of many variables, each pinned by a guard, substituted
-// one after another) allocates 167 bytes a byte; the constant is the
+// works within an allowance of 16 units a subterm, and the worst shape
+// measured (a wide head substituted with each of 4 constants, 4 walks of
+// the head each) allocates 206 bytes a byte; the constant is the
 // allowance every spec has, whatever its size.
 func planAllocBound(n int) uint64 { return 512*uint64(n) + 16<<20 }
 

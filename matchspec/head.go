@@ -51,11 +51,13 @@ func varName(s string) bool {
 }
 
 // collectVars lists the variables of a head, each once, in ascending
-// '$N' order: the order of '$$'.
-func collectVars(head term.Term, cl int) ([]string, error) {
+// '$N' order: the order of '$$'; and counts the head's subterms, the
+// planner's cost of a walk over it.
+func collectVars(head term.Term, cl int) (_ []string, nodes int, _ error) {
 	seen := map[string]bool{}
 	var walk func(t term.Term) error
 	walk = func(t term.Term) error {
+		nodes++
 		switch t.Kind() {
 		case term.KindAtom:
 			name := t.Atom()
@@ -96,7 +98,7 @@ func collectVars(head term.Term, cl int) ([]string, error) {
 		return nil
 	}
 	if err := walk(head); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	names := make([]string, 0, len(seen))
 	for n := range seen {
@@ -113,7 +115,7 @@ func collectVars(head term.Term, cl int) ([]string, error) {
 		}
 		return cmp.Compare(a, b)
 	})
-	return names, nil
+	return names, nodes, nil
 }
 
 // ground reports whether t holds no variable, no '_' and no map.

@@ -22,49 +22,77 @@ const MaxDescDepth = 16
 // nesting deeper than sext.DefaultMaxDepth (tuples, lists, maps and Desc,
 // counted as the encoder counts them) or Desc inside Desc deeper than
 // MaxDescDepth is refused with ErrLimit. It returns the number of subterms,
-// the size the plan's allowance of work is measured in.
+// the size the plan's allowance of work is measured in. Its stack holds a
+// frame for each compound open, not its elements: a wide tuple costs
+// nothing.
 func checkShape(ms term.Term) (nodes int, err error) {
-	type item struct {
-		t           term.Term
-		depth, desc int // compounds and Descs open around t
+	type frame struct {
+		t    term.Term
+		next int // the child to visit next: elements, then a list's tail; a map's keys and values
+		desc int // Descs open, this one included
 	}
-	stack := []item{{t: ms}}
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	var stack []frame
+	enter := func(t term.Term, desc int) error {
 		nodes++
-		k := it.t.Kind()
-		if k != term.KindTuple && k != term.KindList && k != term.KindMap && k != term.KindDesc {
-			continue
+		switch t.Kind() {
+		case term.KindTuple, term.KindList, term.KindMap, term.KindDesc:
+		default:
+			return nil
 		}
-		depth := it.depth + 1
-		if depth > sext.DefaultMaxDepth {
-			return nodes, &SpecError{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(sext.DefaultMaxDepth)}
+		if len(stack)+1 > sext.DefaultMaxDepth {
+			return &SpecError{Err: ErrLimit, Detail: "nesting deeper than " + strconv.Itoa(sext.DefaultMaxDepth)}
 		}
-		switch k {
-		case term.KindTuple, term.KindList:
-			for _, x := range it.t.Elems() {
-				stack = append(stack, item{x, depth, it.desc})
+		if t.Kind() == term.KindDesc {
+			if desc++; desc > MaxDescDepth {
+				return &SpecError{Err: ErrLimit, Detail: "#Desc nested deeper than MaxDescDepth (" + strconv.Itoa(MaxDescDepth) + ")"}
 			}
-			if k == term.KindList && !it.t.IsProper() {
-				stack = append(stack, item{it.t.Tail(), depth, it.desc})
+		}
+		stack = append(grow(stack), frame{t: t, desc: desc})
+		return nil
+	}
+	if err := enter(ms, 0); err != nil {
+		return nodes, err
+	}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		var child term.Term
+		ok := true
+		switch t, i := f.t, f.next; t.Kind() {
+		case term.KindTuple:
+			ok = i < t.Len()
+			if ok {
+				child = t.Elems()[i]
+			}
+		case term.KindList:
+			switch n := t.Len(); {
+			case i < n:
+				child = t.Elems()[i]
+			case i == n && !t.IsProper():
+				child = t.Tail()
+			default:
+				ok = false
 			}
 		case term.KindMap:
-			for _, e := range it.t.Entries() {
-				stack = append(stack, item{e.Key, depth, it.desc}, item{e.Value, depth, it.desc})
+			ok = i < 2*t.Len()
+			if ok {
+				e := t.Entries()[i/2]
+				child = e.Key
+				if i%2 == 1 {
+					child = e.Value
+				}
 			}
 		case term.KindDesc:
-			if it.desc+1 > MaxDescDepth {
-				return nodes, &SpecError{Err: ErrLimit, Detail: "#Desc nested deeper than MaxDescDepth (" + strconv.Itoa(MaxDescDepth) + ")"}
-			}
-			stack = append(stack, item{it.t.Inner(), depth, it.desc + 1})
+			ok = i == 0
+			child = t.Inner()
+		}
+		if !ok {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		f.next++
+		if err := enter(child, f.desc); err != nil {
+			return nodes, err
 		}
 	}
 	return nodes, nil
-}
-
-// countNodes returns the number of subterms of t, without recursion.
-func countNodes(t term.Term) int {
-	n, _ := checkShape(t) // t is part of a spec that passed checkShape
-	return n
 }
