@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
@@ -151,5 +152,82 @@ func TestCheckIndexesFixBesideCreateIndex(t *testing.T) {
 	}
 	if res, err := s.CheckIndexes(ctx, store.IndexCheckOptions{}); err != nil || !res.Clean() {
 		t.Errorf("CheckIndexes afterwards = %+v, %v; want clean", res, err)
+	}
+}
+
+// TestIndexReadsBesideDropIndex: a scan of an index, or a select that
+// reads one, that found the index ready and then read its entries while
+// DropIndex deleted them must not end as if it had read them all: it
+// ends with ErrNoIndex. (Both ended quietly with no rows.)
+func TestIndexReadsBesideDropIndex(t *testing.T) {
+	spec, err := matchspec.Parse(`[{{o,'_',3},[],['$_']}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		read func(ctx context.Context, s *store.Store) (int, error)
+	}{
+		{"IndexScan", func(ctx context.Context, s *store.Store) (int, error) {
+			n := 0
+			for _, err := range s.IndexScan(ctx, "by_g", term.Atom("_"), store.IndexScanOptions{}) {
+				if err != nil {
+					return n, err
+				}
+				n++
+			}
+			return n, nil
+		}},
+		{"Select by the index", func(ctx context.Context, s *store.Store) (int, error) {
+			n := 0
+			var st store.SelectStats
+			for _, err := range s.Select(ctx, spec, store.SelectOptions{Stats: &st}) {
+				if err != nil {
+					return n, err
+				}
+				n++
+			}
+			if st.Index != "by_g" {
+				t.Errorf("the select read %q, want the index", st.Index)
+			}
+			return n, nil
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			s0, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := &hookKV{KV: s0.KV(), onIter: func([]byte) {}, onGet: func([]byte, error) {}}
+			s := store.New(h, &store.Options{NoSync: true})
+			defer s.Close()
+			for i := range 20 {
+				if err := s.Put(ctx, term.Tuple(term.Atom("o"), term.Int(int64(i)), term.Int(int64(i%4))), []byte("v")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.CreateIndex(ctx, "by_g", term.Tuple(term.Atom("o"), term.Atom("_"), term.Atom("$1")), nil); err != nil {
+				t.Fatal(err)
+			}
+			dropped := false
+			h.onIter = func(lower []byte) {
+				// The read's cursor over the entries: drop the index
+				// just before it opens.
+				if !dropped && len(lower) > 0 && lower[0] == 0 {
+					dropped = true
+					if err := s.DropIndex(ctx, "by_g", nil); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+			n, err := c.read(ctx, s)
+			if !dropped {
+				t.Fatal("the hook did not run")
+			}
+			if !errors.Is(err, store.ErrNoIndex) {
+				t.Errorf("a read of an index dropped under it: %d rows, %v; want ErrNoIndex", n, err)
+			}
+		})
 	}
 }

@@ -64,7 +64,9 @@ func (e IndexEntry) Continuation() string {
 // After. A scan sees the index as one snapshot and reads each value
 // after its entry: a key deleted in between is left out. An index that
 // is not IndexReady is refused with ErrIndexBuilding, an unknown one with
-// ErrNoIndex. Errors and early exits are as for Scan.
+// ErrNoIndex, and a scan during which the index was dropped ends with
+// ErrNoIndex after what it read (DropIndex may have deleted entries
+// before the scan reached them). Errors and early exits are as for Scan.
 func (s *Store) IndexScan(ctx context.Context, name string, valuePattern term.Term, opts IndexScanOptions) iter.Seq2[IndexEntry, error] {
 	pat := term.Tuple(atomIndex, term.Binary([]byte(name)), valuePattern, wildcard)
 	lower, upper, err := s.codec.PrefixRange(pat)
@@ -180,8 +182,30 @@ func (s *Store) indexScan(ctx context.Context, name string, lower, upper []byte,
 		}
 		if err := it.finish(nil); err != nil {
 			yield(IndexEntry{}, err)
+			return
+		}
+		if err := s.stillReady(ctx, name); err != nil {
+			yield(IndexEntry{}, err)
 		}
 	}
+}
+
+// stillReady returns an error wrapping ErrNoIndex unless the index name
+// is still ready: a read that found it ready, then read its entries while
+// DropIndex deleted them, must not end as if it had read them all.
+// DropIndex marks the index dropping before it deletes an entry (and the
+// store's cache of the definitions learns it first), so an index still
+// ready at the end of a read was whole for all of it, unless it was
+// dropped and built again in between.
+func (s *Store) stillReady(ctx context.Context, name string) error {
+	c, err := s.current(ctx)
+	if err != nil {
+		return err
+	}
+	if ix := c.find(name); ix == nil || ix.State != IndexReady {
+		return fmt.Errorf("%w: %q was dropped during the read", ErrNoIndex, name)
+	}
+	return nil
 }
 
 // scanID is the identity of an index scan, which its tokens carry: a

@@ -73,7 +73,9 @@ func (r Row) Continuation() string {
 // and checks ctx between keys; or, when an index answers the spec's one
 // clause and the plan would read every key the index covers, that
 // index's entries of the clause's value (see select_index.go;
-// SelectStats.Index names it, and SelectIndex reports it beforehand).
+// SelectStats.Index names it, and SelectIndex reports it beforehand; if
+// the index is dropped while the select reads it, the select ends with
+// ErrNoIndex after the rows it read).
 //
 // Paging: with Limit, take the last row's Continuation and pass it as
 // After to get the next page (which may be empty). A resumed select reads

@@ -187,13 +187,16 @@ func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield 
 		}
 		sel.stats.Rows++
 		if !yield(row, nil) {
-			break
+			return // the deferred Close; the caller wants no error
 		}
 		if sel.opts.Limit > 0 && sel.stats.Rows >= int64(sel.opts.Limit) {
 			break
 		}
 	}
-	if err = it.finish(err); err != nil {
+	if err = it.finish(err); err == nil {
+		err = s.stillReady(sel.ctx, ix.Name)
+	}
+	if err != nil {
 		yield(Row{}, err)
 	}
 }
