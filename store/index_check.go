@@ -55,8 +55,11 @@ type IndexCheckOptions struct {
 	// Fix repairs what is found: writes missing entries, deletes orphan
 	// and stale ones, finishes unfinished builds and drops. Each repair
 	// is conditional on what was found still holding (the key still
-	// there, or still absent), so a check running beside writers does
-	// not undo their work.
+	// there, or still absent) and on the index definitions being those
+	// the check read, so a check running beside writers, or beside an
+	// index being created, does not undo their work. It cannot tell a
+	// build or drop in progress from one a stopped process left, and
+	// finishes both: run it while no index is being created or dropped.
 	Fix bool
 	// OnProblem, when set, is called with each problem found.
 	OnProblem func(IndexProblem)
@@ -88,9 +91,9 @@ func (r IndexCheckResult) Clean() bool {
 // 8 bytes: some 60 bytes a key for the demo's orders), to merge them with
 // the stored ones. Then it reads the rest of the reserved range: entries
 // of indexes no longer defined, keys that are no entry. Each difference
-// is read again before it counts, so a write that raced the check's
-// snapshot is not taken for a fault; on a quiet store the check is
-// exact.
+// is read again, at one moment, before it counts, so a write that raced
+// the check's snapshot is not taken for a fault; on a quiet store the
+// check is exact.
 func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (IndexCheckResult, error) {
 	var r IndexCheckResult
 	if s.closed.Load() {
