@@ -53,6 +53,7 @@ type KV struct {
 	lock     *pebble.Lock
 	dir      string
 	flushOut bool // flush memory tables on Close and sync (no WAL to replay them)
+	readOnly bool // opened read-only: the disk had no room to replay the logs
 	faults   *faults
 	closed   sync.Once
 
@@ -167,7 +168,7 @@ func open(ctx context.Context, dir string, lock *pebble.Lock, opts *Options) (_ 
 		}
 		return nil, false, &fs.PathError{Op: "open", Path: dir, Err: f.damaged(exists, f.convert(err))}
 	}
-	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL && !readOnly, faults: f, warnings: warnings}, false, nil
+	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL && !readOnly, readOnly: readOnly, faults: f, warnings: warnings}, false, nil
 }
 
 // openDB runs pebble.Open on a goroutine of its own, and returns when it
@@ -285,7 +286,8 @@ func (p *KV) Dir() string { return p.dir }
 // and releases the directory lock. If the writes had stopped, Close
 // still closes, and returns the error that stopped them: writes made
 // after it were refused, and those before it that were not synced may
-// be lost. If a failed log write left Pebble's commit pipeline locked,
+// be lost (a store that opened read-only took no writes, and its Close
+// returns no such error). If a failed log write left Pebble's commit pipeline locked,
 // Pebble cannot close: Close returns at once, with an error, and the
 // directory stays locked until the process exits.
 func (p *KV) Close() (err error) {
@@ -294,10 +296,13 @@ func (p *KV) Close() (err error) {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	stopped := p.faults.unwritable()
+	if p.readOnly && errors.Is(stopped, ErrWritesStopped) {
+		stopped = nil
+	}
 	if p.faults.isWedged() {
 		return errors.Join(stopped, errWedged)
 	}
-	if p.flushOut && stopped == nil {
+	if p.flushOut && p.faults.unwritable() == nil {
 		err = p.flush(context.Background())
 	}
 	cerr := p.faults.convert(p.db.Close())

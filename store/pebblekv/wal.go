@@ -2,6 +2,7 @@ package pebblekv
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -72,7 +73,7 @@ func readLog(dir string, ll wal.LogicalLog) *seam.CorruptError {
 	defer r.Close()
 	name := filepath.Join(dir, fmt.Sprintf("%06d.log", uint64(ll.Num)))
 	var last int64
-	for {
+	for records := 0; ; records++ {
 		rec, off, err := r.NextRecord()
 		if err == nil {
 			_, err = io.Copy(io.Discard, rec)
@@ -83,6 +84,9 @@ func readLog(dir string, ll wal.LogicalLog) *seam.CorruptError {
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
+		if err != nil && records == 0 && unwritten(name, uint32(ll.Num)) {
+			return nil
+		}
 		if err != nil {
 			if off.Physical > 0 || last == 0 {
 				last = off.Physical
@@ -91,6 +95,34 @@ func readLog(dir string, ll wal.LogicalLog) *seam.CorruptError {
 		}
 		last = off.Physical
 	}
+}
+
+// unwritten reports whether the log in file num holds no record of its
+// own: its first chunk is zeroes (room set aside) or belongs to another
+// log (a log file Pebble recycled, renamed and not yet written over,
+// as a kill leaves it right after a new log was started). Pebble's
+// reader calls that an unexpected end at offset 0, as it would a first
+// record cut short; but nothing was written to this log, so nothing was
+// lost.
+//
+// A chunk's header is a checksum (4 bytes), a length (2), an encoding
+// (1) and, in the encodings 5 to 12 Pebble writes, the number of its
+// log (4, little-endian).
+func unwritten(file string, num uint32) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [11]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return false
+	}
+	if h == [11]byte{} {
+		return true
+	}
+	enc := h[6]
+	return enc >= 5 && enc <= 12 && binary.LittleEndian.Uint32(h[7:]) != num
 }
 
 func readNotes(dir string) ([]error, error) {
