@@ -16,9 +16,10 @@ const DefaultMaxInflate = 64 << 20
 // DefaultMaxInflateRatio is the most a compressed term may inflate to, as
 // a multiple of its own length in bytes, when Options.MaxInflateRatio is
 // 0. Deflate reaches 1,032 times on a run of one byte, and decoding
-// allocates up to 40 bytes for each byte inflated, so without a ratio a
-// 65 KB term claiming 64 MiB made Decode allocate 8.1 GB; real terms
-// compress far less than 64 times.
+// allocates up to 42 bytes for each byte inflated, so without a ratio
+// 66 KB of input could claim 64 MiB and cost gigabytes (8.1 GB, before
+// this limit and the decoder's rework); real terms compress far less than
+// 64 times.
 const DefaultMaxInflateRatio = 64
 
 // InflateFloor is what a compressed term may always inflate to, within
@@ -71,10 +72,11 @@ type Options struct {
 	// multiple of its length in bytes (the tag, size and zlib stream);
 	// 0 means DefaultMaxInflateRatio, and a negative value leaves only
 	// MaxInflate. A term may always inflate to InflateFloor bytes, up to
-	// MaxInflate. A size claim beyond the bytes the input has left fails
-	// with ErrSize before anything is inflated; a term whose stream turns
-	// out shorter than the claim needs fails with ErrSize before it is
-	// decoded. Decoding only.
+	// MaxInflate. The claim is checked against the whole input before
+	// anything is inflated, and against the term's own bytes, once its
+	// stream has ended, before what it inflated to is decoded, so that
+	// what follows the term (DecodeNext) cannot raise the limit; either
+	// failure is ErrSize. Decoding only.
 	MaxInflateRatio int
 }
 
