@@ -31,7 +31,8 @@ subcommands:
                      without matching), --limit N, --reverse, --count
   load FILE          read "TERM<TAB>VALUE" lines from FILE (- for stdin)
                      and store them in batches; flags: --batch N,
-                     --progress DURATION (sync and report this often)
+                     --progress DURATION (sync and report this often),
+                     --crlf (lines end in CRLF)
   stats              describe the store; --exact counts the keys
   check              count foreign and non-canonical keys and torn logs;
                      exit 1 if there are any; --fix rewrites the
@@ -64,8 +65,13 @@ newline in it breaks the line format.
 
 The codec flags --utf8-atoms, --legacy and --max-depth mean what they mean
 to encode and decode; every command on one store must use the same ones.
-A corrupt file in the store ends the command with one "sext:" line naming
-the file; the store is not changed.
+A corrupt file in the store (a table that fails its checksum, a missing
+or cut manifest, a table of the wrong size) ends the command with one
+"sext:" line naming the file; the store is not changed. A full disk ends
+a write with one "sext:" line saying "no space left on device"; what
+the store holds stays readable (a store whose disk is too full to open
+it for writing opens read-only), and writes work again once there is
+room.
 
 examples:
   sext db --dir /tmp/shop put "{order, 42, #Desc<1735689600>, 7}" 12.50
@@ -86,7 +92,7 @@ var dbSubs = map[string]dbSub{
 	"get":     {"get", "sext db --dir DIR get [--values etf] TERM", "Print the value stored under TERM and a newline. Exit 1 if there is none." + valuesAbout, dbGet},
 	"del":     {"del", "sext db --dir DIR del TERM", "Remove TERM. Removing a key that is not there is not an error.", dbDel},
 	"scan":    {"scan", "sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count] [--values etf]", scanAbout + valuesAbout, dbScan},
-	"load":    {"load", "sext db --dir DIR load [--batch N] [--values etf] FILE", loadAbout + valuesAbout, dbLoad},
+	"load":    {"load", "sext db --dir DIR load [--batch N] [--crlf] [--values etf] FILE", loadAbout + valuesAbout, dbLoad},
 	"stats":   {"stats", "sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count. With --exact, exit 1 if there are foreign or non-canonical keys.", dbStats},
 	"check":   {"check", "sext db --dir DIR check [--fix]", checkAbout, dbCheck},
 	"select":  {"select", "sext db --dir DIR select [--limit N] [--reverse] [--keys-only] [--after TOKEN] SPEC", selectAbout, dbSelect},
@@ -175,9 +181,9 @@ func (c *dbCall) terms(texts, names []string) ([]term.Term, bool) {
 }
 
 // open opens the store with opts (nil: the defaults), reporting a
-// failure on stderr.
+// failure on stderr. An interrupt stops the open too.
 func (c *dbCall) open(opts *store.Options) (*store.Store, bool) {
-	return c.be.open(opts, c.stderr)
+	return c.be.openContext(c.ctx, opts, c.stderr)
 }
 
 // openExisting opens the store the commands that only read need: one

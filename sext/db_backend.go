@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,9 +26,16 @@ type backend struct {
 // etcd reports whether the store is an etcd cluster.
 func (b backend) etcd() bool { return b.endpoints != nil }
 
-// open opens the store with b's codec, reporting a failure on stderr, and
-// warnings the store keeps on record (a torn log) too.
+// open opens the store as openContext does, with a context that is
+// never done.
 func (b backend) open(opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+	return b.openContext(context.Background(), opts, stderr)
+}
+
+// openContext opens the store with b's codec, reporting a failure on
+// stderr, and warnings the store keeps on record (a torn log) too. ctx
+// stops an open that waits (see store.OpenContext).
+func (b backend) openContext(ctx context.Context, opts *store.Options, stderr io.Writer) (*store.Store, bool) {
 	if opts == nil {
 		opts = &store.Options{}
 	}
@@ -39,7 +47,7 @@ func (b backend) open(opts *store.Options, stderr io.Writer) (*store.Store, bool
 		}
 		return store.New(kv, opts), true
 	}
-	s, err := store.Open(b.dir, opts)
+	s, err := store.OpenContext(ctx, b.dir, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
 		// Only a store that is plainly absent gets the hint: a damaged one

@@ -36,11 +36,12 @@ func dbIndexScan(c *dbCall, args []string) int {
 	if *f.to != "" {
 		seq = s.IndexScanRange(c.ctx, args[0], ts[0], ts[1], opts)
 	}
-	n := 0
+	n, partial := 0, false
 	var last store.IndexEntry
 	for e, err := range seq {
 		if err != nil {
 			out.fail("", errors.New(storeErr(err)))
+			partial = true
 			break
 		}
 		n++
@@ -51,7 +52,12 @@ func dbIndexScan(c *dbCall, args []string) int {
 			out.out.Write(out.buf)
 		}
 	}
-	if *f.count {
+	// A count cut short by an error is no count of the rows: stdout
+	// stays empty, and stderr says how far it got.
+	switch {
+	case *f.count && partial:
+		fmt.Fprintf(c.stderr, "sext: no count: the scan stopped after %s rows\n", commas(int64(n)))
+	case *f.count:
 		fmt.Fprintln(out.out, n)
 	}
 	status = out.finish()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
@@ -35,9 +36,16 @@ func dbPut(c *dbCall, args []string) int {
 		return exitFail
 	}
 	status = exitOK
-	if err := s.Put(c.ctx, ts[0], value); err != nil {
+	// Only a key the codec cannot encode is the TERM's fault; a failure
+	// of the store (etcd unavailable, a full disk) is reported as get and
+	// del report theirs, without the prefix.
+	var ee *sext.EncodeError
+	switch err := s.Put(c.ctx, ts[0], value); {
+	case errors.As(err, &ee):
 		fmt.Fprintf(c.stderr, "sext: TERM: %s\n", describe(err))
 		status = exitFail
+	case err != nil:
+		status = c.fail(err)
 	}
 	return c.close(s, status)
 }

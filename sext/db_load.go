@@ -20,7 +20,10 @@ import (
 const loadAbout = `
 Read lines "TERM<TAB>VALUE" from FILE, or from stdin if FILE is -, and
 store them: the term is everything before the first TAB, the value every
-byte after it. Blank lines are skipped. Writes go in atomic batches of
+byte after it up to the line's LF, a CR before the LF included, so that
+what scan prints loads back as it was. With --crlf, the lines end in
+CRLF (a file from Windows), and the CR is left out. Blank lines are
+skipped. Writes go in atomic batches of
 --batch lines, without waiting for the disk; every --progress interval
 the load syncs them and reports how many keys are durable, which is the
 number a crash cannot take back, and the end of the load (or an
@@ -45,6 +48,7 @@ func dbLoad(c *dbCall, args []string) int {
 	fs := c.flags()
 	batch := fs.Int("batch", 10000, "lines per atomic batch (with --etcd, 128: etcd's default limit of writes per transaction)")
 	every := fs.Duration("progress", 2*time.Second, "sync and report progress every `DURATION` (a terminal's bar is redrawn more often)")
+	crlf := fs.Bool("crlf", false, "the lines end in CRLF: leave each line's CR out of its value")
 	values := valuesFlag(fs)
 	args, status, ok := c.parse(fs, args, 1, "want one FILE (- for stdin)")
 	if !ok {
@@ -85,7 +89,7 @@ func dbLoad(c *dbCall, args []string) int {
 	p := newProgress(c.stderr, "loading", size)
 	p.every = *every
 	nbad := 0
-	l := &loader{s: s, etf: values.val == "etf", size: *batch, p: p, bad: func(line int, err error) {
+	l := &loader{s: s, etf: values.val == "etf", crlf: *crlf, size: *batch, p: p, bad: func(line int, err error) {
 		if nbad++; nbad <= maxBadLines {
 			out.fail(fmt.Sprintf("%s:%d", name, line), err)
 		}
@@ -106,11 +110,16 @@ func dbLoad(c *dbCall, args []string) int {
 			out.fail("", errors.New(storeErr(err)))
 		}
 		out.finish()
-		// Closing syncs what was stored; if it fails, only what the
-		// progress reports called durable is sure to be.
+		// Closing syncs what was stored; if it fails, or the writes
+		// stopped (a full disk), only what the progress reports called
+		// durable is sure to be. Close reports a stop again: said once.
 		durable := "all durable"
-		if cerr := s.Close(); cerr != nil {
+		stopped := errors.Is(err, pebblekv.ErrWritesStopped)
+		cerr := s.Close()
+		if cerr != nil && !(stopped && errors.Is(cerr, pebblekv.ErrWritesStopped)) {
 			fmt.Fprintf(c.stderr, "sext: closing the store: %s\n", storeErr(cerr))
+		}
+		if cerr != nil || stopped {
 			durable = fmt.Sprintf("%s reported durable", commas(p.durable))
 		}
 		if interrupted {
@@ -151,6 +160,7 @@ func (c *dbCall) etcdBatchFor(s *store.Store) int {
 type loader struct {
 	s     *store.Store
 	etf   bool // values are terms, stored as term_to_binary writes them
+	crlf  bool // lines end in CRLF
 	size  int
 	p     *progress
 	bad   func(line int, err error) // a line left out
@@ -207,9 +217,14 @@ func (l *loader) load(ctx context.Context, r io.Reader) (int64, error) {
 	}
 }
 
-// add puts one line into the batch. Blank lines are skipped.
+// add puts one line into the batch. Blank lines are skipped. A CR
+// before the LF is the value's last byte, as scan printed it, unless
+// the lines end in CRLF.
 func (l *loader) add(line []byte) error {
-	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	if l.crlf {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+	}
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}

@@ -99,10 +99,11 @@ func dbScan(c *dbCall, args []string) int {
 	if *f.to != "" {
 		seq = s.ScanRange(c.ctx, ts[0], ts[1], opts)
 	}
-	n := 0
+	n, partial := 0, false
 	for e, err := range seq {
 		if err != nil {
 			out.fail("", errors.New(storeErr(err)))
+			partial = true
 			break
 		}
 		n++
@@ -117,7 +118,12 @@ func dbScan(c *dbCall, args []string) int {
 		}
 		out.out.Write(append(out.buf, '\n'))
 	}
-	if *f.count {
+	// A count cut short by an error is no count of the entries: stdout
+	// stays empty, and stderr says how far it got.
+	switch {
+	case *f.count && partial:
+		fmt.Fprintf(c.stderr, "sext: no count: the scan stopped after %s entries\n", commas(int64(n)))
+	case *f.count:
 		fmt.Fprintln(out.out, n)
 	}
 	return c.close(s, out.finish())

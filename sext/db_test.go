@@ -245,8 +245,8 @@ func TestDBLoad(t *testing.T) {
 	execDB(t, "", "db", "--dir", dir, "get", "{k, 9999, <<\"69993\">>}").expect(t, 0, text("value 9999\n"))
 	execDB(t, "", "db", "--dir", dir, "stats", "--exact").expect(t, 0, nil)
 
-	// From stdin, with CRLF line ends; a value keeps its inner TABs.
-	execDB(t, "{s, 1}\ta\tb\r\n{s, 2}\tc\r\n", "db", "--dir", dir, "load", "-").expect(t, 0, text(""), "stored 2 keys")
+	// From stdin, with CRLF line ends (--crlf); a value keeps its inner TABs.
+	execDB(t, "{s, 1}\ta\tb\r\n{s, 2}\tc\r\n", "db", "--dir", dir, "load", "--crlf", "-").expect(t, 0, text(""), "stored 2 keys")
 	execDB(t, "", "db", "--dir", dir, "scan", "{s, '_'}").expect(t, 0, text("{s,1}\ta\tb\n", "{s,2}\tc\n"))
 
 	execDB(t, "", "db", "--dir", dir, "load", filepath.Join(tmp, "missing.tsv")).expect(t, 1, text(""), "missing.tsv")

@@ -103,6 +103,11 @@ func TestDBCorruptTable(t *testing.T) {
 		if len(corrupt) != 1 || !strings.HasPrefix(corrupt[0], "sext: ") || !strings.Contains(corrupt[0], sst) {
 			t.Errorf("%q on a corrupt table: stderr %q, want one sext: line naming %s", args, r.stderr, sst)
 		}
+		// A count the error cut short is not printed as if it were the
+		// total: stdout stays empty and stderr says how far it got.
+		if args[0] == "scan" && (r.stdout != "" || !strings.Contains(r.stderr, "sext: no count: the scan stopped after ")) {
+			t.Errorf("scan --count on a corrupt table: stdout %q, stderr %q; want no count and a note", r.stdout, r.stderr)
+		}
 	}
 }
 
@@ -386,4 +391,32 @@ func TestDBUTF8Atoms(t *testing.T) {
 	execDB(t, "", "db", "--utf8-atoms", "--dir", dir, "get", k).expect(t, 0, text("x\n"))
 	execDB(t, "", "db", "--utf8-atoms", "--dir", dir, "scan", "{'café€', '_'}").expect(t, 0, text("{'café€',1}\tx\n"))
 	execDB(t, "", "db", "--dir", dir, "--max-depth", "-1", "stats").expect(t, 2, text(""), "--max-depth")
+}
+
+// TestDBScanLoadKeepsCR: a value ending in CR, as scan prints it, loads
+// back with its CR (load cut it off as if it were a CRLF line end); a
+// file with CRLF line ends loads with --crlf.
+func TestDBScanLoadKeepsCR(t *testing.T) {
+	from, to := t.TempDir(), t.TempDir()
+	execDB(t, "", "db", "--dir", from, "put", "{r, 1}", "x\r").expect(t, 0, text(""))
+	execDB(t, "", "db", "--dir", from, "put", "{r, 2}", "\r").expect(t, 0, text(""))
+	dump := execDB(t, "", "db", "--dir", from, "scan", "{r, '_'}")
+	dump.expect(t, 0, text("{r,1}\tx\r\n", "{r,2}\t\r\n"))
+	execDB(t, dump.stdout, "db", "--dir", to, "load", "-").expect(t, 0, text(""), "stored 2 keys")
+	execDB(t, "", "db", "--dir", to, "get", "{r, 1}").expect(t, 0, text("x\r\n"))
+	execDB(t, "", "db", "--dir", to, "get", "{r, 2}").expect(t, 0, text("\r\n"))
+
+	execDB(t, "{s, 1}\ta\r\n{s, 2}\tb\r\n", "db", "--dir", to, "load", "--crlf", "-").expect(t, 0, text(""), "stored 2 keys")
+	execDB(t, "", "db", "--dir", to, "scan", "{s, '_'}").expect(t, 0, text("{s,1}\ta\n", "{s,2}\tb\n"))
+}
+
+// TestDBPutStoreErrorNotTerm: a put the store refuses (here an etcd
+// cluster that does not answer) is reported as get and del report a
+// store's failure, not as a fault of the TERM argument.
+func TestDBPutStoreErrorNotTerm(t *testing.T) {
+	r := execDB(t, "", "db", "--etcd", "127.0.0.1:1", "--timeout", "200ms", "put", "{a, 1}", "x")
+	r.expect(t, 1, text(""), "sext: store: backend unavailable")
+	if strings.Contains(r.stderr, "TERM") {
+		t.Errorf("put to a cluster that does not answer: %q blames the TERM", r.stderr)
+	}
 }
