@@ -126,18 +126,25 @@ func (f *faults) Fatalf(format string, args ...any) {
 	}
 }
 
+// boundaries are the functions that recover a fatalPanic: the methods
+// of the KV, its batches and iterators that call Pebble, and guard.
+var boundaries = []string{"(*KV).", "(*batch).", "(*iterator).", "(*faults).guard"}
+
 // insideKV reports whether the calling goroutine is inside one of the
-// KV's methods, all of which recover a fatalPanic at their boundary;
-// the goroutines Pebble starts for itself are not. It walks the stack,
-// which only a Fatalf does.
+// boundaries; the goroutines Pebble starts for itself are not. It walks
+// the stack, which only a Fatalf does.
 func insideKV() bool {
 	const pkg = "github.com/erlsext/sext/store/pebblekv."
 	pcs := make([]uintptr, 512)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)]) // past Callers, insideKV, Fatalf
 	for {
 		fr, more := frames.Next()
-		if fn, ok := strings.CutPrefix(fr.Function, pkg); ok && !strings.HasPrefix(fn, "(*diskFS)") && !strings.HasPrefix(fn, "(*diskFile)") {
-			return true
+		if fn, ok := strings.CutPrefix(fr.Function, pkg); ok {
+			for _, b := range boundaries {
+				if strings.HasPrefix(fn, b) {
+					return true
+				}
+			}
 		}
 		if !more {
 			return false

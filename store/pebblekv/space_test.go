@@ -367,3 +367,33 @@ func TestOpenContext(t *testing.T) {
 	checkKeys(t, s, 100)
 	s.Close()
 }
+
+// TestDiskFullWithoutWAL: with the log off a sync is a flush, and
+// Pebble's Flush waits until a flush succeeds, which on a full disk is
+// never. Sync returns ENOSPC instead, and Close returns.
+func TestDiskFullWithoutWAL(t *testing.T) {
+	fs := &fullFS{}
+	useFS(t, fs)
+	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.NewBatch()
+	for i := range 1000 {
+		b.Put(key(i), bytes.Repeat([]byte{'v'}, 100))
+	}
+	if err := s.Apply(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	fs.full.Store(true)
+	within(t, 5*time.Second, "Sync on a full disk without the log", func() {
+		if err := s.Sync(ctx); !isNoSpace(err) {
+			t.Errorf("Sync on a full disk without the log: %v, want ENOSPC", err)
+		}
+	})
+	within(t, 5*time.Second, "Close on a full disk without the log", func() {
+		if err := s.Close(); !isNoSpace(err) {
+			t.Errorf("Close: %v, want the error that stopped the writes", err)
+		}
+	})
+}
