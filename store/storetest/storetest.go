@@ -2,7 +2,11 @@
 // store: anything that implements store.KV must pass Run. It checks the
 // seam itself (bounds, directions, batches, copies) and then the term
 // store on top of it: scans in term order, equal to a brute-force filter
-// for random patterns, and foreign keys skipped.
+// for random patterns, and foreign keys skipped; then every read and scan
+// beside writers and every maintenance call, each answer checked against
+// a model, for STORE_CONC_DURATION (2s by default; "60s" for a long run).
+// Every KV it opens is wrapped with Checked, which fails the test on any
+// misuse of the backend's cursors and batches.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) store.KV { return openMyBackend(t) })
