@@ -28,11 +28,34 @@ func (b *batch) Count() int                  { return int(b.b.Count()) }
 // the disk; an empty batch with sync is how Store.Sync asks for that
 // (with the log off, a sync flushes the memory tables instead).
 //
-// Commits are made one at a time (see KV.wmu); once the writes have
-// stopped, every commit returns the error that stopped them.
+// Commits go into Pebble one at a time (see KV.wmu), and once the writes
+// have stopped every commit returns the error that stopped them. A
+// synced commit waits for the disk after it lets the next one in, so
+// that concurrent synced commits still share one sync of the log.
 func (b *batch) Commit(ctx context.Context, sync bool) (err error) {
 	p := b.p
 	defer p.faults.recover(&err)
+	if p.flushOut {
+		return b.commitNoLog(ctx, sync)
+	}
+	if b.b.Empty() {
+		if !sync {
+			return nil
+		}
+		b.b.LogData(nil, nil) // an empty record, synced with all before it
+	}
+	if err := b.apply(ctx, sync); err != nil {
+		return err
+	}
+	if sync {
+		return p.faults.convert(b.b.SyncWait())
+	}
+	return nil
+}
+
+// apply hands the batch to Pebble, not waiting for a sync.
+func (b *batch) apply(ctx context.Context, sync bool) error {
+	p := b.p
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	if err := p.faults.unwritable(); err != nil {
@@ -41,28 +64,32 @@ func (b *batch) Commit(ctx context.Context, sync bool) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if p.flushOut {
-		if b.b.Count() > 0 {
-			if err := b.b.Commit(pebble.NoSync); err != nil {
-				return p.faults.convert(err)
-			}
-		}
-		if sync {
-			return p.flush(ctx)
-		}
-		return nil
-	}
-	wo := pebble.NoSync
 	if sync {
-		wo = pebble.Sync
+		return p.faults.convert(p.db.ApplyNoSyncWait(b.b, pebble.Sync))
 	}
-	if b.b.Empty() {
-		if !sync {
-			return nil
+	return p.faults.convert(b.b.Commit(pebble.NoSync))
+}
+
+// commitNoLog commits with the log off, where a sync is a flush.
+func (b *batch) commitNoLog(ctx context.Context, sync bool) error {
+	p := b.p
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if err := p.faults.unwritable(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if b.b.Count() > 0 {
+		if err := b.b.Commit(pebble.NoSync); err != nil {
+			return p.faults.convert(err)
 		}
-		return p.faults.convert(p.db.LogData(nil, pebble.Sync))
 	}
-	return p.faults.convert(b.b.Commit(wo))
+	if sync {
+		return p.flush(ctx)
+	}
+	return nil
 }
 
 func (b *batch) Close() error { return b.b.Close() }

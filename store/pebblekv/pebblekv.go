@@ -57,9 +57,10 @@ type KV struct {
 	faults   *faults
 	closed   sync.Once
 
-	// wmu makes commits and flushes one at a time, so that each sees the
-	// writes stopped by a failed write before it, and never reaches
-	// Pebble's commit path, which panics on a log it could not write.
+	// wmu makes commits and flushes go into Pebble one at a time, so
+	// that each sees the writes stopped by a failed write before it, and
+	// never reaches Pebble's commit path, which panics on a log it could
+	// not write. A synced commit waits for the disk outside it.
 	wmu sync.Mutex
 
 	mu       sync.Mutex
