@@ -104,7 +104,8 @@ func (f *fullFile) SyncData() error {
 
 // useFS makes the stores the test opens write through fs.
 func useFS(t *testing.T, fs *fullFS) {
-	pebblekv.SetTestFS(func(inner vfs.FS) vfs.FS { fs.FS = inner; return fs })
+	fs.FS = vfs.Default
+	pebblekv.SetTestFS(func(vfs.FS) vfs.FS { return fs })
 	t.Cleanup(func() { pebblekv.SetTestFS(nil) })
 }
 
