@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -138,9 +139,11 @@ func open(ctx context.Context, dir string, lock *pebble.Lock, opts *Options) (_ 
 		vfsys = &diskFS{FS: testFS(vfs.Default), f: f}
 	}
 	readOnly := false
-	if need, free, err := roomToOpen(vfsys, dir); err == nil && free < need {
+	// A store that must exist and does not is ErrNoStore, from Pebble,
+	// whatever the room.
+	if need, free, err := roomToOpen(vfsys, dir); err == nil && free < need && (exists || !opts.MustExist) {
 		if !exists {
-			return nil, false, &fs.PathError{Op: "open", Path: dir, Err: &noRoomErr{dir: dir, need: need, free: free}}
+			return nil, false, &fs.PathError{Op: "open", Path: dir, Err: &noRoomErr{dir: dir, need: need, free: free, create: true}}
 		}
 		readOnly = true
 		f.stopWrites(&noRoomErr{dir: dir, need: need, free: free})
@@ -172,6 +175,10 @@ func open(ctx context.Context, dir string, lock *pebble.Lock, opts *Options) (_ 
 	return &KV{db: db, lock: lock, dir: dir, flushOut: opts.DisableWAL && !readOnly, readOnly: readOnly, faults: f, warnings: warnings}, false, nil
 }
 
+// openGrace is how long an open whose disk filled waits for Pebble's
+// open to end by itself before it gives up on it.
+const openGrace = 200 * time.Millisecond
+
 // openDB runs pebble.Open on a goroutine of its own, and returns when it
 // does, when ctx is done, or when the writes stop (the disk filled while
 // Pebble replays the logs, which it would retry forever). In the last
@@ -196,6 +203,7 @@ func (f *faults) openDB(ctx context.Context, dir string, popts *pebble.Options) 
 		stop = nil
 	}
 	var err error
+	grace := time.Duration(0)
 	select {
 	case r := <-done:
 		return r.db, false, r.err
@@ -203,11 +211,16 @@ func (f *faults) openDB(ctx context.Context, dir string, popts *pebble.Options) 
 		err = ctx.Err()
 	case <-stop:
 		err = fmt.Errorf("the disk filled while the store opened (%w); the open goes on in the background, trying again once a second, and the directory stays locked until it ends", f.stopCause())
+		// Most failed writes end Pebble's open with an error of its
+		// own; only a failed flush of the logs keeps it retrying.
+		grace = openGrace
 	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
 	select {
 	case r := <-done: // it ended as we gave up: take what it gave
 		return r.db, false, r.err
-	default:
+	case <-t.C:
 	}
 	go func() {
 		r := <-done

@@ -151,14 +151,19 @@ func roomToOpen(fs vfs.FS, dir string) (need, free uint64, err error) {
 	return need, du.AvailBytes, nil
 }
 
-// noRoomErr says why a store opened read-only: the disk had too little
-// room to replay its logs. It wraps syscall.ENOSPC.
+// noRoomErr says why a store opened read-only (the disk had too little
+// room to replay its logs) or could not be created. It wraps
+// syscall.ENOSPC.
 type noRoomErr struct {
 	dir        string
 	need, free uint64
+	create     bool
 }
 
 func (e *noRoomErr) Error() string {
+	if e.create {
+		return fmt.Sprintf("%s: the disk is full: %d bytes free, %d needed to create a store (%v)", e.dir, e.free, e.need, syscall.ENOSPC)
+	}
 	return fmt.Sprintf("%s: the disk is full: %d bytes free, %d needed to replay the store's logs, so it opened read-only (%v)",
 		e.dir, e.free, e.need, syscall.ENOSPC)
 }

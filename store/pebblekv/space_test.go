@@ -398,3 +398,21 @@ func TestDiskFullWithoutWAL(t *testing.T) {
 		}
 	})
 }
+
+// TestDiskFullNewStore: on a full disk a store cannot be created (ENOSPC,
+// saying so), and one that must exist and does not is ErrNoStore, not
+// ENOSPC.
+func TestDiskFullNewStore(t *testing.T) {
+	fs := &fullFS{}
+	useFS(t, fs)
+	fs.full.Store(true)
+	dir := t.TempDir()
+	_, err := store.Open(dir, nil)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "create a store") {
+		t.Errorf("creating a store on a full disk: %v, want ENOSPC saying so", err)
+	}
+	_, err = store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	if !errors.Is(err, store.ErrNoStore) || errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("opening an absent store on a full disk: %v, want ErrNoStore", err)
+	}
+}
