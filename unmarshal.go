@@ -237,6 +237,14 @@ func describe(t term.Term) string {
 	k := t.Kind().String()
 	switch t.Kind() {
 	case term.KindInt, term.KindFloat, term.KindAtom:
+		if t.IsBig() {
+			// The decimal text of a large integer costs more than linear
+			// time: a hostile key's error message must not.
+			if words, _ := t.BigBits(); len(words) > 2 {
+				n := (len(words)-1)*bits.UintSize + bits.Len(uint(words[len(words)-1]))
+				return k + " of " + strconv.Itoa(n) + " bits"
+			}
+		}
 		s := t.String()
 		if len(s) > 40 {
 			s = strings.ToValidUTF8(s[:40], "") + "…"
