@@ -87,7 +87,7 @@ var untrusted = []struct {
 func decodeBound(n int) uint64    { return 128*uint64(n) + 1<<20 }
 func unmarshalBound(n int) uint64 { return 256*uint64(n) + 1<<20 }
 func viewBound(n int) uint64      { return 8*uint64(n) + 256<<10 } // each accessor call
-func viewWalkBound(n int) uint64  { return 40 * viewBound(n) }      // walkView's calls at depth 1
+func viewWalkBound(n int) uint64  { return 40 * viewBound(n) }     // walkView's calls at depth 1
 func textBound(n int) uint64      { return uint64(n)*5/4 + 64<<10 }
 
 // walkView reads v as a filter reads a key: every accessor, and the same
