@@ -150,6 +150,10 @@ func TestHelp(t *testing.T) {
 		runSext(t, "", c, "-h").want(t, 0, h.stdout)
 		runSext(t, "", c, "--help").want(t, 0, h.stdout)
 	}
+	// Help for a command that does not exist is a usage error, not help.
+	if r := runSext(t, "", "help", "frob"); r.code != 2 || !strings.Contains(r.stderr, `unknown command "frob"`) {
+		t.Errorf("sext help frob: status %d, stderr %q", r.code, r.stderr)
+	}
 	enc := runSext(t, "", "help", "encode").stdout
 	for _, f := range []string{"--format", "--utf8-atoms", "--legacy", "--desc"} {
 		if !strings.Contains(enc, f) {

@@ -37,9 +37,13 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"-h"}, stdin, stdout, stderr)
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "sext: no help for unknown command %q\n", args[1])
+				usage(stderr)
+				return 2
 			}
+			return c.run([]string{"-h"}, stdin, stdout, stderr)
 		}
 		usage(stdout)
 		if len(args) == 0 {
