@@ -83,12 +83,15 @@ descend:
 				return d.fail(ks, err)
 			}
 			pos++
-			if pos < len(d.buf) && d.buf[pos] == markEnd {
+			if pos >= len(d.buf) { // worded as valueRecursive words it
+				return d.fail(ks, errAt(pos, ErrTruncated, "list"))
+			}
+			if d.buf[pos] == markEnd {
 				v, pos = term.List(), pos+1
 				break
 			}
 			kind := kList
-			if pos < len(d.buf) && (d.buf[pos] == markImproper || d.buf[pos] == markBitTail) {
+			if d.buf[pos] == markImproper || d.buf[pos] == markBitTail {
 				kind = kListTail
 				pos++
 			}
