@@ -430,3 +430,24 @@ func TestOrderedSB32(t *testing.T) {
 		t.Errorf("prefix %q is not a prefix of %s", p.stdout, ob[0])
 	}
 }
+
+// TestMaxIntDigits: an integer longer than the parser's default limit,
+// which decode prints, reads back through --max-int-digits.
+func TestMaxIntDigits(t *testing.T) {
+	long := strings.Repeat("9", 5000)
+	if r := runSext(t, "", "encode", long); r.code != 1 || !strings.Contains(r.stderr, "MaxIntDigits") {
+		t.Fatalf("encode of 5,000 digits by default: status %d, stderr %q", r.code, r.stderr)
+	}
+	for _, digits := range []string{"-1", "5000"} {
+		enc := runSext(t, "", "encode", "--max-int-digits", digits, long)
+		if enc.code != 0 {
+			t.Fatalf("--max-int-digits %s: status %d, stderr %q", digits, enc.code, enc.stderr)
+		}
+		if dec := runSext(t, "", "decode", strings.TrimSpace(enc.stdout)); strings.TrimSpace(dec.stdout) != long {
+			t.Fatalf("decode of the encoding: %q", dec.stdout[:min(40, len(dec.stdout))])
+		}
+		if r := runSext(t, "", "match", "--max-int-digits", digits, "'_'", long); r.code != 0 {
+			t.Errorf("match --max-int-digits %s: status %d, stderr %q", digits, r.code, r.stderr)
+		}
+	}
+}

@@ -104,12 +104,13 @@ var dbSubs = map[string]dbSub{
 // dbCall is one run of a db subcommand: the backend db's flags chose,
 // the context an interrupt cancels, the subcommand and its streams.
 type dbCall struct {
-	ctx    context.Context
-	be     backend
-	sub    dbSub
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	ctx      context.Context
+	be       backend
+	sub      dbSub
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	termOpts term.ParseOptions // every TERM's, from --max-int-digits
 }
 
 func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -120,6 +121,7 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	utf8 := fs.Bool("utf8-atoms", false, "keys' atom names are UTF-8 instead of Latin-1")
 	legacy := fs.Bool("legacy", false, "write bignums in keys in the pre-2013 layout, without a size prefix")
 	maxDepth := fs.Int("max-depth", 0, "nesting limit for decoding keys, `N` levels (0: the library default, 10000)")
+	digits := intDigitsFlag(fs)
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -154,7 +156,7 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// batches and closes the store, which makes what it stored durable.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c := &dbCall{ctx: ctx, be: be, sub: sub, stdin: stdin, stdout: stdout, stderr: stderr}
+	c := &dbCall{ctx: ctx, be: be, sub: sub, stdin: stdin, stdout: stdout, stderr: stderr, termOpts: parseOptions(digits)}
 	return sub.run(c, args[1:])
 }
 
@@ -177,7 +179,7 @@ func (c *dbCall) parse(fs *flagSet, args []string, want int, what string) (pos [
 // terms parses the term arguments, named as reports name them; ok false
 // means return exitUsage.
 func (c *dbCall) terms(texts, names []string) ([]term.Term, bool) {
-	return parseArgTerms(texts, names, c.stderr)
+	return parseArgTerms(texts, names, c.termOpts, c.stderr)
 }
 
 // open opens the store with opts (nil: the defaults), reporting a

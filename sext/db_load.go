@@ -89,7 +89,7 @@ func dbLoad(c *dbCall, args []string) int {
 	p := newProgress(c.stderr, "loading", size)
 	p.every = *every
 	nbad := 0
-	l := &loader{s: s, etf: values.val == "etf", crlf: *crlf, size: *batch, p: p, bad: func(line int, err error) {
+	l := &loader{s: s, opts: c.termOpts, etf: values.val == "etf", crlf: *crlf, size: *batch, p: p, bad: func(line int, err error) {
 		if nbad++; nbad <= maxBadLines {
 			out.fail(fmt.Sprintf("%s:%d", name, line), err)
 		}
@@ -159,8 +159,9 @@ func (c *dbCall) etcdBatchFor(s *store.Store) int {
 // So every key is encoded once, and those of a spoiled batch once more.
 type loader struct {
 	s     *store.Store
-	etf   bool // values are terms, stored as term_to_binary writes them
-	crlf  bool // lines end in CRLF
+	etf   bool              // values are terms, stored as term_to_binary writes them
+	opts  term.ParseOptions // every TERM's
+	crlf  bool              // lines end in CRLF
 	size  int
 	p     *progress
 	bad   func(line int, err error) // a line left out
@@ -259,14 +260,14 @@ func (l *loader) parse(line []byte) (term.Term, []byte, error) {
 	if !ok {
 		return term.Term{}, nil, errors.New("no TAB between the term and the value")
 	}
-	key, err := term.Parse(k)
+	key, err := l.opts.Parse(k)
 	if err != nil {
 		return term.Term{}, nil, err
 	}
 	if !l.etf {
 		return key, []byte(v), nil
 	}
-	vt, err := term.Parse(v)
+	vt, err := l.opts.Parse(v)
 	if err != nil {
 		return term.Term{}, nil, within("the value", err)
 	}

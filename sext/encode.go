@@ -28,6 +28,7 @@ examples:
 
 func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("encode", "sext encode [flags] [TERM...]", encodeAbout)
+	digits := intDigitsFlag(fs)
 	format := formatFlag(fs, "output `format`: hex (upper-case hex), sb32 (sortable base 32) or raw (the bytes; one term only)")
 	utf8 := fs.Bool("utf8-atoms", false, "write atom names as UTF-8 instead of Latin-1")
 	legacy := fs.Bool("legacy", false, "write bignums in the pre-2013 layout, without a size prefix")
@@ -40,7 +41,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := sext.Options{UTF8Atoms: *utf8, Legacy: *legacy}
 	enc := textEncoding(format.val, *ordered)
 	encode := func(item string) ([]byte, error) {
-		t, err := parseTerm(item)
+		t, err := parseTerm(item, parseOptions(digits))
 		if err != nil {
 			return nil, err
 		}

@@ -59,6 +59,7 @@ examples:
 
 func runETFEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("etf encode", "sext etf encode [flags] [TERM...]", etfEncodeAbout)
+	digits := intDigitsFlag(fs)
 	format := newChoice(fs, "format", "hex", "output `format`: hex (upper-case hex) or raw (the bytes; one term only)", "hex", "raw")
 	minor := fs.Int("minor-version", 1, "term_to_binary's minor_version `N`: 0 (text floats), 1 (OTP 25) or 2 (UTF-8 atoms, OTP 26)")
 	level := fs.Int("compressed", 0, "zlib `level` 1..9 as term_to_binary's {compressed, Level}; 0 writes no compression")
@@ -74,7 +75,7 @@ func runETFEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return fs.usageError(stderr, "--compressed must be 0..9")
 	}
 	encode := func(item string) ([]byte, error) {
-		t, err := parseTerm(item)
+		t, err := parseTerm(item, parseOptions(digits))
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/erlsext/sext/term"
+
 	"errors"
 	"flag"
 	"fmt"
@@ -180,4 +182,17 @@ func flagGiven(fs *flagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// intDigitsFlag adds --max-int-digits to a command that reads terms, so
+// that an integer longer than term.Parse's default limit, as decode and
+// the db commands may print it, reads back; its value gives the options
+// every TERM is parsed with.
+func intDigitsFlag(fs *flagSet) *int {
+	return fs.Int("max-int-digits", 0, "the most decimal digits an integer in a TERM may have, `N` (0: 4300; -1: no limit)")
+}
+
+// parseOptions is what a TERM is parsed with, given --max-int-digits.
+func parseOptions(digits *int) term.ParseOptions {
+	return term.ParseOptions{MaxIntDigits: *digits}
 }

@@ -21,6 +21,7 @@ example:
 
 func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("match", "sext match PATTERN TERM", matchAbout)
+	digits := intDigitsFlag(fs)
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -28,7 +29,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		return fs.usageError(stderr, "want a PATTERN and a TERM")
 	}
-	ts, ok := parseArgTerms(args, []string{"PATTERN", "TERM"}, stderr)
+	ts, ok := parseArgTerms(args, []string{"PATTERN", "TERM"}, parseOptions(digits), stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -60,6 +61,7 @@ example:
 
 func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("compare", "sext compare A B", compareAbout)
+	digits := intDigitsFlag(fs)
 	args, status, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -67,7 +69,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 2 {
 		return fs.usageError(stderr, "want two terms")
 	}
-	ts, ok := parseArgTerms(args, []string{"A", "B"}, stderr)
+	ts, ok := parseArgTerms(args, []string{"A", "B"}, parseOptions(digits), stderr)
 	if !ok {
 		return exitUsage
 	}

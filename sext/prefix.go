@@ -33,6 +33,7 @@ examples:
 
 func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("prefix", "sext prefix [flags] [PATTERN...]", prefixAbout)
+	digits := intDigitsFlag(fs)
 	format := formatFlag(fs, "output `format`: hex (upper-case hex), sb32 (sortable base 32) or raw (the bytes; one pattern only)")
 	utf8 := fs.Bool("utf8-atoms", false, "write atom names as UTF-8 instead of Latin-1")
 	rng := fs.Bool("range", false, "print the lower and upper bounds of the key range, on two lines")
@@ -49,7 +50,7 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fs.usageError(stderr, "--range cannot be used with --format=raw")
 		}
 		return writeRaw(fs, s, args, stdin, "pattern", func(item string) ([]byte, error) {
-			p, err := parseTerm(item)
+			p, err := parseTerm(item, parseOptions(digits))
 			if err != nil {
 				return nil, err
 			}
@@ -57,7 +58,7 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		})
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
-		p, err := parseTerm(item)
+		p, err := parseTerm(item, parseOptions(digits))
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ example:
 
 func runSort(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sort", "sext sort [flags] < TERMS", sortAbout)
+	digits := intDigitsFlag(fs)
 	reverse := fs.Bool("reverse", false, "print in descending order")
 	unique := fs.Bool("unique", false, "print only the first of each run of equal terms")
 	args, status, ok := fs.parse(args, stdout, stderr)
@@ -31,7 +32,7 @@ func runSort(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := newSession(stdout, stderr)
 	var ts []term.Term
 	s.eachItem(nil, stdin, func(_, item string) error {
-		t, err := parseTerm(item)
+		t, err := parseTerm(item, parseOptions(digits))
 		if err == nil {
 			ts = append(ts, t)
 		}

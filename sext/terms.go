@@ -8,7 +8,7 @@ import (
 )
 
 // parseTerm parses one term of text.
-func parseTerm(s string) (term.Term, error) { return term.Parse(s) }
+func parseTerm(s string, o term.ParseOptions) (term.Term, error) { return o.Parse(s) }
 
 // appendTerm appends t's text. A term without an exact text form (which
 // decoding should never produce) gets String's form.
@@ -22,10 +22,10 @@ func appendTerm(dst []byte, t term.Term) []byte {
 // parseArgTerms parses the operand terms of a command (match's PATTERN
 // and TERM, db's TERM, ...), names[i] naming args[i] in a report. On a
 // parse error it reports it and returns ok false.
-func parseArgTerms(args []string, names []string, stderr io.Writer) ([]term.Term, bool) {
+func parseArgTerms(args []string, names []string, o term.ParseOptions, stderr io.Writer) ([]term.Term, bool) {
 	ts := make([]term.Term, len(args))
 	for i, a := range args {
-		t, err := parseTerm(a)
+		t, err := parseTerm(a, o)
 		if err != nil {
 			fmt.Fprintf(stderr, "sext: %s: %s\n", names[i], describe(err))
 			return nil, false
