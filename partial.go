@@ -14,6 +14,15 @@ import (
 // list cut short gets the tail '_'; a map, descending term or anything else
 // cut short becomes '_'. The pattern matches every term whose encoding
 // starts with the prefix.
+//
+// Where the bytes end inside a term (or a count claims more than is left),
+// that term takes all of them and rest
+// is empty: a prefix cut short. Where a byte cannot start or continue an
+// encoding (an unknown tag, bad framing), what was read before it is the
+// pattern, that term becomes '_', and rest starts at the first byte of the
+// term it sits in, so that nothing unread is dropped: on bytes that start
+// with such a byte the pattern is '_' and rest is all of b. Only a depth
+// beyond the limit is an error.
 func PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err error) {
 	return Options{}.PartialDecode(b)
 }

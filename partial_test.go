@@ -2,6 +2,7 @@ package sext
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -73,4 +74,28 @@ func FuzzPartialDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPartialDecodeRest holds PartialDecode's rule for rest: empty where
+// the bytes end inside a term, from the start of the term a bad byte sits
+// in otherwise.
+func TestPartialDecodeRest(t *testing.T) {
+	for _, c := range []struct {
+		hex, pattern, rest string
+	}{
+		{"", "'_'", ""},
+		{"ff", "'_'", "ff"},
+		{"ff0a00000000", "'_'", "ff0a00000000"},
+		{"1000000002" + "0a00000002" + "ff", "{1,'_'}", "ff"},
+		{"1000000002" + "0a00000002" + "0a00", "{1,'_'}", ""},
+		{"11" + "0a00000002" + "ff", "[1|'_']", "ff"},
+		{"1000000002" + "0a00000002" + "110100000001" + "ff000000", "{1,'_'}", "110100000001ff000000"},
+		{"1000000002" + "0a00000002" + "110100000001" + "ff", "{1,'_'}", ""}, // the count claims more than is left: cut short
+		{"1000000002" + "0a00000002" + "110100000001" + "0a", "{1,'_'}", ""},
+	} {
+		p, full, rest, err := PartialDecode(mustHex(t, c.hex))
+		if err != nil || full || p.String() != c.pattern || fmt.Sprintf("%x", rest) != c.rest {
+			t.Errorf("%s: %v, full %v, rest %x, %v; want %s, rest %s", c.hex, p, full, rest, err, c.pattern, c.rest)
+		}
+	}
 }
