@@ -16,8 +16,7 @@ import (
 // starts with the prefix.
 //
 // Where the bytes end inside a term (or a count claims more than is left),
-// that term takes all of them and rest
-// is empty: a prefix cut short. Where a byte cannot start or continue an
+// that term takes all of them and rest is empty: a prefix cut short. Where a byte cannot start or continue an
 // encoding (an unknown tag, bad framing), what was read before it is the
 // pattern, that term becomes '_', and rest starts at the first byte of the
 // term it sits in, so that nothing unread is dropped: on bytes that start
