@@ -56,14 +56,10 @@ func (b *batch) Commit(ctx context.Context, sync bool) (err error) {
 // apply hands the batch to Pebble, not waiting for a sync.
 func (b *batch) apply(ctx context.Context, sync bool) error {
 	p := b.p
-	p.wmu.Lock()
+	if err := p.lockWritable(ctx); err != nil {
+		return err
+	}
 	defer p.wmu.Unlock()
-	if err := p.faults.unwritable(); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if sync {
 		return p.faults.convert(p.db.ApplyNoSyncWait(b.b, pebble.Sync))
 	}
@@ -73,14 +69,10 @@ func (b *batch) apply(ctx context.Context, sync bool) error {
 // commitNoLog commits with the log off, where a sync is a flush.
 func (b *batch) commitNoLog(ctx context.Context, sync bool) error {
 	p := b.p
-	p.wmu.Lock()
+	if err := p.lockWritable(ctx); err != nil {
+		return err
+	}
 	defer p.wmu.Unlock()
-	if err := p.faults.unwritable(); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if b.b.Count() > 0 {
 		if err := b.b.Commit(pebble.NoSync); err != nil {
 			return p.faults.convert(err)
@@ -93,3 +85,17 @@ func (b *batch) commitNoLog(ctx context.Context, sync bool) error {
 }
 
 func (b *batch) Close() error { return b.b.Close() }
+
+// lockWritable takes wmu for a commit, unless writes have stopped or ctx
+// is done, in which case it returns why and holds nothing.
+func (p *KV) lockWritable(ctx context.Context) error {
+	p.wmu.Lock()
+	err := p.faults.unwritable()
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		p.wmu.Unlock()
+	}
+	return err
+}

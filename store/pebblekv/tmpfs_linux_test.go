@@ -1,8 +1,9 @@
 package pebblekv_test
 
 import (
+	"github.com/erlsext/sext/internal/tmpfs"
+
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,26 +13,8 @@ import (
 	"github.com/erlsext/sext/store"
 )
 
-// smallDisk mounts a tmpfs of size bytes on a new directory for the
-// test and unmounts it at the end. Mounting takes root (CI runs the
-// tests as root); elsewhere the test is skipped, but under CI=true it
-// fails, since CI must run it.
-func smallDisk(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("mounting a %s tmpfs on %s: %v (CI runs this test as root)", size, dir, err)
-		}
-		t.Skipf("mounting a %s tmpfs needs root: %v", size, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmounting %s: %v", dir, err)
-		}
-	})
-	return dir
-}
+// smallDisk is a tmpfs of size for the test (tmpfs.Mount).
+func smallDisk(t *testing.T, size string) string { return tmpfs.Mount(t, size) }
 
 // growDisk gives the tmpfs on dir more room, as freeing space would.
 func growDisk(t *testing.T, dir, size string) {
