@@ -13,7 +13,7 @@ import (
 )
 
 // TestAgreesWithETS runs the specs that Erlang/OTP 25 ran with
-// ets:match_spec_run (testdata/README.md) and wants the same results:
+// ets:match_spec_run, recorded with its answers, and wants the same results:
 // which clause matched, guard semantics (Erlang's term order, exceptions
 // that make a guard false), bodies ('$_', '$$', templates, 'EXIT' where a
 // call in a body raised).
@@ -57,7 +57,7 @@ func TestAgreesWithETS(t *testing.T) {
 // TestPlanAgreesWithETSSelect: reading only the plan's ranges of the
 // sorted keys and trying each range's clauses, as Store.Select does, gives
 // the rows ets:select and ets:select_reverse gave on an ordered_set
-// holding the same keys, in the same order (testdata/README.md).
+// holding the same keys, in the same order (recorded from OTP 25).
 func TestPlanAgreesWithETSSelect(t *testing.T) {
 	f, err := os.Open("testdata/ets_select.txt")
 	if err != nil {
