@@ -90,6 +90,22 @@ func BenchmarkArenaShapes(b *testing.B) {
 			}
 			reportCPUPerTerm(b, c0, len(encs))
 		})
+		// The shared reader, every check made: the least a decoder does.
+		b.Run("work="+w+"/mode=floor/dec=reader", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			c0 := cputime.Process()
+			for range b.N {
+				for _, e := range encs {
+					s := newSkipper(e, Options{})
+					if end, _, err := s.skip(0, 0); err != nil || end != len(e) {
+						b.Fatalf("reader: %d, %v of %d bytes", end, err, len(e))
+					}
+					s.release()
+				}
+			}
+			reportCPUPerTerm(b, c0, len(encs))
+		})
 		for _, mode := range []string{"reuse", "plain"} {
 			for _, dec := range []string{"recursive", "cps"} {
 				b.Run("work="+w+"/mode="+mode+"/dec="+dec, func(b *testing.B) {

@@ -38,6 +38,7 @@ const (
 type skipper struct {
 	d           decoder
 	certify     bool   // work out canon (it costs a re-encoding for some numbers)
+	generalOnly bool   // skip by skipOne alone, for the tests that hold the two to each other
 	callerInner bool   // inner is the caller's buffer: never pooled
 	inner       []byte // unframed inner bytes of descending terms, used as a stack
 	pooled      *skipBufs
@@ -87,9 +88,9 @@ func (s *skipper) release() {
 	}
 }
 
-// skip returns the offset after the term at pos, with open compounds
-// around it (for the depth limit), and what it found out about it.
-func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
+// skipOne is skip by the general rules, one form at a time: skip sends it
+// every form and every error its own loop leaves.
+func (s *skipper) skipOne(pos, open int) (int, skipInfo, error) {
 	b := s.d.buf
 	if pos >= len(b) {
 		return 0, 0, errAt(pos, ErrTruncated, "")

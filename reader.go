@@ -1,0 +1,222 @@
+package sext
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The reader: the primitives every walk of the wire format stands on, and
+// the one skipper (skipper.skip) that the View, the Matcher, PartialDecode
+// and the canonical checks share. Each primitive holds one rule of the
+// format; the walks differ only in what they build.
+
+// frame8 returns the end of the ascending frame at b[pos] and its data
+// bytes when it holds whole bytes and ends with the end byte 8, the frame
+// of nearly every atom, binary and bignum; end is 0 for anything else,
+// well formed or not, which scanFrame then reads. It checks the whole
+// frame: markers, the zero padding after the stop bit, and the end byte.
+// A 64-bit load a group of eight units finds the stop bit, the first
+// marker missing; load64 reads zeros past the input, so a cut frame
+// finds a stop bit there and fails the length test.
+func frame8(b []byte, pos int) (end, units int) {
+	if pos >= len(b) {
+		return 0, 0
+	}
+	if b[pos] == emptyFrame {
+		return pos + 1, 0
+	}
+	p := pos
+	m := ^load64(b, p) & unitMarks
+	for m == 0 {
+		p += 9
+		units += 8
+		m = ^load64(b, p) & unitMarks
+	}
+	bit := 9 * (bits.LeadingZeros64(m) / 9)
+	i := p + bit>>3
+	if bit+p == pos || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^emptyFrame) != 0 {
+		return 0, 0
+	}
+	return i + 2, units + bit/9
+}
+
+// sizedBig reports whether the frame at b[pos], of units data bytes, holds
+// a bignum's size prefix as the encoder writes it for fewer than 128 bytes
+// (the mark, one size byte below 0x80) and at least one magnitude byte:
+// what stripSize accepts, read from the frame without unframing it.
+func sizedBig(b []byte, pos, units int) bool {
+	// The first unit is the byte b[pos]<<1|b[pos+1]>>7; the second's top
+	// bit is bit 2 of b[pos+1], after its marker.
+	return units >= 3 && b[pos] == 0xFF && b[pos+1]&0xA0 == 0x80
+}
+
+// smallIntEnd returns the end of the small-form integer at b[pos] (not a
+// float, not the -0 the encoder never writes), or 0.
+func smallIntEnd(b []byte, pos int) int {
+	if pos+5 > len(b) {
+		return 0
+	}
+	w := binary.BigEndian.Uint32(b[pos+1:])
+	switch b[pos] {
+	case tagPos4:
+		if w&1 == 0 {
+			return pos + 5
+		}
+	case tagNeg4:
+		if w&1 == 1 && w>>1 != max31 {
+			return pos + 5
+		}
+	}
+	return 0
+}
+
+// walkDepth is how many compounds the skipper's fast loop keeps open on
+// its own stack; a term nested deeper continues in the general skip.
+const walkDepth = 24
+
+// listOpen in a count of terms still to read marks an open list, whose
+// end only its end marker tells.
+const listOpen = -1
+
+// skip returns the offset after the term at pos, with open compounds
+// around it (for the depth limit), and what it found out about it. It
+// checks everything the decoders check, in their order, so it fails with
+// the same *DecodeError at the same offset where decoding fails.
+//
+// Its loop takes a step a tag: small integers, atoms and binaries of up to
+// fifteen whole bytes, tuples and proper lists, with nesting kept as a
+// stack of counts of terms still to read. Any other form, and any step
+// that is not certainly well formed, goes to skipOne for that one term;
+// a list whose elements end in a tail goes to listRest. So every error,
+// and every form the loop leaves, is read by the general skip, which
+// holds each rule in one place.
+func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
+	if s.generalOnly {
+		return s.skipOne(pos, open)
+	}
+	b := s.d.buf
+	var stack [walkDepth]int32
+	sp := 0
+	left := 1 // terms still to read in the innermost compound: the root, one
+	info := allInfo
+	p := pos
+	limit := s.d.maxDepth - open // compounds the loop may open
+	utf8, certify := s.d.utf8, s.certify
+	for {
+		// One term starts at p: a leaf moves p past it; a compound pushes
+		// the count of its parent and goes on to its first child.
+		if p >= len(b) {
+			goto general
+		}
+		switch c := b[p]; c {
+		case tagPos4, tagNeg4:
+			end := smallIntEnd(b, p)
+			if end == 0 {
+				goto general
+			}
+			p = end
+		case tagAtom, tagBinary:
+			end, _ := frame8(b, p+1)
+			if end == 0 || c == tagAtom && utf8 {
+				goto general
+			}
+			p = end
+		case tagPosBig:
+			// An integer of a few words; a float, or any question of
+			// canonical form, goes to the general skip.
+			end, units := frame8(b, p+1)
+			if end == 0 || end >= len(b) || b[end] != 0 || certify || !sizedBig(b, p+1, units) {
+				goto general
+			}
+			p, info = end+1, info&plainKey
+		case tagNegBig:
+			if p+5 > len(b) || certify {
+				goto general
+			}
+			words := int(0xFFFFFFFF - binary.BigEndian.Uint32(b[p+1:]))
+			end, units := frame8(b, p+5)
+			// The magnitude, after the size prefix, fits the words, a
+			// zero before a top byte of 255 aside.
+			if mag := units - 2; end == 0 || end >= len(b) || b[end] != 0xFF || words == 0 || words > s.d.intLimit/8 ||
+				!sizedBig(b, p+5, units) || mag > 8*words && (mag > 8*words+1 || unitByte(b, p+5, 2, 0) != 0) {
+				goto general
+			}
+			p, info = end+1, info&plainKey
+		case tagTuple:
+			if p+5 > len(b) || sp >= limit || sp == walkDepth {
+				goto general
+			}
+			n := int(binary.BigEndian.Uint32(b[p+1:]))
+			if n > (len(b)-p-5)/minTermLen {
+				goto general
+			}
+			p += 5
+			if n > 0 {
+				stack[sp], left = int32(left), n
+				sp++
+				continue
+			}
+		case tagList:
+			if p+1 >= len(b) || sp >= limit || sp == walkDepth {
+				goto general
+			}
+			switch b[p+1] {
+			case markEnd:
+				p += 2
+			case markMap, markBitTail:
+				goto general
+			default:
+				stack[sp], left = int32(left), listOpen
+				sp++
+				p++
+				continue
+			}
+		default:
+			goto general
+		}
+	ended:
+		// A term ended at p: count it off its compound, and close every
+		// compound it completes.
+		for {
+			if left == listOpen {
+				if p >= len(b) {
+					return 0, 0, errAt(p, ErrTruncated, "list")
+				}
+				switch b[p] {
+				case markEnd:
+					p++
+				case markImproper, markBitTail:
+					if p+1 < len(b) && b[p+1] != tagList && (b[p] == markBitTail) == (b[p+1] == tagBinary) {
+						// The tail, the list's last term: one more to read.
+						left = 1
+						p++
+						break ended
+					}
+					end, i, err := s.listRest(p, open+sp-1, 1)
+					if err != nil {
+						return 0, 0, err
+					}
+					p, info = end, info&i
+				default:
+					break ended
+				}
+			} else if left--; left > 0 {
+				break
+			}
+			if sp == 0 {
+				return p, info, nil
+			}
+			sp--
+			left = int(stack[sp])
+		}
+		continue
+	general:
+		// The term at p, whole, by the general skip.
+		end, i, err := s.skipOne(p, open+sp)
+		if err != nil {
+			return 0, 0, err
+		}
+		p, info = end, info&i
+		goto ended
+	}
+}
