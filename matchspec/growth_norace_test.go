@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/erlsext/sext/internal/cputime"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/term"
 )
@@ -90,15 +91,13 @@ func FuzzPlanAllocation(f *testing.F) {
 }
 
 // TestPlanGrowsLinearly: for each family, doubling the spec's size (up to
-// about a megabyte) at most about doubles what Parse and Plan allocate and
-// the time they take (2.2 times: sorting's log n is allowed). Quadratic
-// planning, as orelse chains had (5,000 alternatives: 5.3 s, 7.7 GB),
-// quadruples and fails at once, at small sizes.
+// 128 KiB, or about a megabyte at testsize's full size) at most about
+// doubles what Parse and Plan allocate and the time they take (2.2 times:
+// sorting's log n is allowed). Quadratic planning, as orelse chains had
+// (5,000 alternatives: 5.3 s, 7.7 GB), quadruples and fails at once, at
+// small sizes.
 func TestPlanGrowsLinearly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures specs of up to a megabyte")
-	}
-	checkGrowth(t, specFamilies, 1<<20)
+	checkGrowth(t, specFamilies, testsize.Pick(128<<10, 1<<20))
 }
 
 func checkGrowth(t *testing.T, families []struct {

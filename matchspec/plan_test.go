@@ -14,23 +14,17 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/internal/specgen"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/term"
 )
 
-// Unless -rapid.checks is given, each property runs 10,000 cases (100
-// with -short), as the root package's do.
+// Unless -rapid.checks is given, each property runs testsize's count:
+// 1,000 cases by default, 10,000 under CI or SEXT_TEST_SIZE=full, 100
+// with -short.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
-	if !set {
-		n := "10000"
-		if testing.Short() {
-			n = "100"
-		}
-		flag.Set("rapid.checks", n)
-	}
+	testsize.SetRapidChecks()
 	os.Exit(m.Run())
 }
 
