@@ -13,6 +13,7 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -184,14 +185,14 @@ func (c *dbCall) terms(texts, names []string) ([]term.Term, bool) {
 
 // open opens the store with opts (nil: the defaults), reporting a
 // failure on stderr. An interrupt stops the open too.
-func (c *dbCall) open(opts *store.Options) (*store.Store, bool) {
+func (c *dbCall) open(opts *pebblestore.Options) (*store.Store, bool) {
 	return c.be.openContext(c.ctx, opts, c.stderr)
 }
 
 // openExisting opens the store the commands that only read need: one
 // that exists.
 func (c *dbCall) openExisting() (*store.Store, bool) {
-	return c.open(&store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	return c.open(&pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 }
 
 // openNoArgs parses the flags of a subcommand that takes no positional

@@ -10,6 +10,8 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -28,39 +30,52 @@ func (b backend) etcd() bool { return b.endpoints != nil }
 
 // open opens the store as openContext does, with a context that is
 // never done.
-func (b backend) open(opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+func (b backend) open(opts *pebblestore.Options, stderr io.Writer) (*store.Store, bool) {
 	return b.openContext(context.Background(), opts, stderr)
 }
 
 // openContext opens the store with b's codec, reporting a failure on
 // stderr, and warnings the store keeps on record (a torn log) too. ctx
-// stops an open that waits (see store.OpenContext).
-func (b backend) openContext(ctx context.Context, opts *store.Options, stderr io.Writer) (*store.Store, bool) {
+// stops an open that waits (see pebblestore.Open). opts.Pebble applies
+// to a directory only.
+func (b backend) openContext(ctx context.Context, opts *pebblestore.Options, stderr io.Writer) (*store.Store, bool) {
 	if opts == nil {
-		opts = &store.Options{}
+		opts = &pebblestore.Options{}
 	}
-	opts.Codec = b.codec
-	if b.etcd() {
-		kv, ok := b.openEtcd(stderr)
-		if !ok {
-			return nil, false
-		}
-		return store.New(kv, opts), true
-	}
-	s, err := store.OpenContext(ctx, b.dir, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
-		// Only a store that is plainly absent gets the hint: a damaged one
-		// (ErrCorrupt) must not be written over.
-		if errors.Is(err, store.ErrNoStore) && !errors.Is(err, store.ErrCorrupt) && opts.Pebble.MustExist {
-			fmt.Fprintln(stderr, "sext: (put or load creates a store)")
-		}
+	kv, ok := b.openKV(ctx, &opts.Pebble, stderr)
+	if !ok {
 		return nil, false
 	}
+	sopts := opts.Store
+	sopts.Codec = b.codec
+	s := store.New(kv, &sopts)
 	for _, w := range s.Warnings() {
 		fmt.Fprintf(stderr, "sext: warning: %s (sext db check --fix clears this note)\n", storeErr(w))
 	}
 	return s, true
+}
+
+// openKV opens the store's backend, reporting a failure on stderr: the
+// cluster, or the Pebble directory with popts.
+func (b backend) openKV(ctx context.Context, popts *pebblekv.Options, stderr io.Writer) (store.KV, bool) {
+	if b.etcd() {
+		kv, ok := b.openEtcd(stderr)
+		if !ok {
+			return nil, false // not a nil *etcdkv.KV in a non-nil KV
+		}
+		return kv, true
+	}
+	kv, err := pebblekv.OpenContext(ctx, b.dir, popts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sext: %s\n", storeErr(err))
+		// Only a store that is plainly absent gets the hint: a damaged one
+		// (ErrCorrupt) must not be written over.
+		if errors.Is(err, store.ErrNoStore) && !errors.Is(err, store.ErrCorrupt) && popts.MustExist {
+			fmt.Fprintln(stderr, "sext: (put or load creates a store)")
+		}
+		return nil, false
+	}
+	return kv, true
 }
 
 // closeStore closes s and reports an error, turning status into a

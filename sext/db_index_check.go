@@ -43,9 +43,9 @@ func dbIndexCheck(c *dbCall, args []string) int {
 			what = fmt.Sprintf("index %s: %s", p.Index, what)
 		}
 		switch {
-		case p.Kind == store.ForeignReserved:
+		case p.Kind == store.ProblemForeignReserved:
 			what += " " + sext.Hex.EncodeToString(p.Raw)
-		case p.Kind != store.Unfinished:
+		case p.Kind != store.ProblemUnfinished:
 			what += " for " + string(appendTerm(nil, p.Key))
 		}
 		if p.Fixed {

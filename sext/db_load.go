@@ -14,6 +14,7 @@ import (
 	"github.com/erlsext/sext/etf"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -78,7 +79,7 @@ func dbLoad(c *dbCall, args []string) int {
 	}
 	// Batches need not wait for the disk one by one: the load syncs at
 	// each progress report, and Close syncs the rest.
-	s, ok := c.open(&store.Options{NoSync: true, Pebble: pebblekv.Options{MemTableSize: 32 << 20}})
+	s, ok := c.open(&pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{MemTableSize: 32 << 20}})
 	if !ok {
 		return exitFail
 	}

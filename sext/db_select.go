@@ -10,6 +10,7 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/store/seam"
 )
 
@@ -127,28 +128,30 @@ func dbExplain(c *dbCall, args []string) int {
 		return exitUsage
 	}
 	// The store's index definitions decide whether select reads an
-	// index, so explain opens the store even without --count.
-	s, ok := c.openExisting()
+	// index, so explain opens the store even without --count; the count
+	// of a range's keys reads its backend's bytes.
+	kv, ok := c.be.openKV(c.ctx, &pebblekv.Options{MustExist: true}, c.stderr)
 	if !ok {
 		return exitFail
 	}
+	s := store.New(kv, &store.Options{Codec: c.be.codec})
 	out := newSession(c.stdout, c.stderr)
-	if p, ok, err := s.SelectIndex(c.ctx, spec); err != nil {
+	if p, err := s.ExplainSelect(c.ctx, spec); err != nil {
 		out.fail("", err)
-	} else if ok {
-		explainIndex(c.ctx, out, s, spec, p, *count)
+	} else if p.Index != nil {
+		explainIndex(c.ctx, out, s, spec, *p.Index, *count)
 	} else {
-		explainPlan(c.ctx, out, s, spec, *count)
+		explainPlan(c.ctx, out, kv, spec, p.Ranges, *count)
 	}
 	return c.close(s, out.finish())
 }
 
 // explainPlan prints the plan's ranges, and with count what each holds.
-func explainPlan(ctx context.Context, out *session, s *store.Store, spec *matchspec.Spec, count bool) {
-	for i, r := range spec.Plan() {
+func explainPlan(ctx context.Context, out *session, kv store.KV, spec *matchspec.Spec, ranges []matchspec.Range, count bool) {
+	for i, r := range ranges {
 		line := fmt.Sprintf("%d\t%s\t%s\t%s", i+1, hexOrDash(r.Lower), hexOrDash(r.Upper), clauseList(r.Clauses))
 		if count {
-			keys, rows, err := countRange(ctx, s, spec, r)
+			keys, rows, err := countRange(ctx, kv, spec, r)
 			if err != nil {
 				out.fail("", err)
 				return
@@ -163,7 +166,7 @@ func explainPlan(ctx context.Context, out *session, s *store.Store, spec *matchs
 // plan. Its count is the select's own: run keys-only, it reads the same
 // entries and takes the same rows.
 func explainIndex(ctx context.Context, out *session, s *store.Store, spec *matchspec.Spec, p store.IndexPlan, count bool) {
-	line := fmt.Sprintf("index %s\t%s\t%s\t%s", p.Index, hexOrDash(p.Lower), hexOrDash(p.Upper), clauseList(p.Clauses))
+	line := fmt.Sprintf("index %s\t%s\t%s\t%s", p.Name, hexOrDash(p.Lower), hexOrDash(p.Upper), clauseList(p.Clauses))
 	if count {
 		var st store.SelectStats
 		for _, err := range s.Select(ctx, spec, store.SelectOptions{KeysOnly: true, Stats: &st}) {
@@ -172,8 +175,8 @@ func explainIndex(ctx context.Context, out *session, s *store.Store, spec *match
 				return
 			}
 		}
-		if st.Index != p.Index { // the definitions changed in between
-			out.fail("", fmt.Errorf("the select read %s, not index %s: run explain again", orPlan(st.Index), p.Index))
+		if st.Index != p.Name { // the definitions changed in between
+			out.fail("", fmt.Errorf("the select read %s, not index %s: run explain again", orPlan(st.Index), p.Name))
 			return
 		}
 		line += fmt.Sprintf("\t%d\t%d", st.KeysRead, st.Rows)
@@ -206,12 +209,12 @@ func hexOrDash(b []byte) string {
 
 // countRange counts the keys of one range through the seam and the rows
 // the spec's clauses take from them.
-func countRange(ctx context.Context, s *store.Store, spec *matchspec.Spec, r matchspec.Range) (keys, rows int64, err error) {
+func countRange(ctx context.Context, kv store.KV, spec *matchspec.Spec, r matchspec.Range) (keys, rows int64, err error) {
 	lo := r.Lower
 	if len(lo) == 0 {
 		lo = seam.ReservedEnd // below it lie the index entries, which are not keys
 	}
-	it, err := s.KV().NewIter(ctx, lo, r.Upper, false)
+	it, err := kv.NewIter(ctx, lo, r.Upper, false)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext"
-	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -318,7 +318,7 @@ func TestDBErrors(t *testing.T) {
 	execDB(t, "", "db", "--dir", filepath.Join(tmp, "empty"), "put", "a", "b").expect(t, 0, text("")) // created
 
 	// A store another process has open.
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

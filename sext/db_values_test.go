@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext/etf"
-	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -27,7 +27,7 @@ func TestDBValuesETF(t *testing.T) {
 	db("", "put", "--values", "json", "{user,6}", "1").want(t, 2, "", "--values")
 
 	// The stored bytes are term_to_binary's, for Go and Erlang readers alike.
-	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

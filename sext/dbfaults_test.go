@@ -16,6 +16,7 @@ import (
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
@@ -185,7 +186,7 @@ func TestDBLoadSIGKILL(t *testing.T) {
 			t.Fatalf("trial %d: killed after %d keys were reported durable, want some but not all", trial, durable)
 		}
 
-		s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+		s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 		if err != nil {
 			t.Fatalf("trial %d: the store does not open after the kill: %v", trial, err)
 		}
@@ -247,7 +248,7 @@ func TestDBLoadInterrupt(t *testing.T) {
 		t.Fatalf("interrupted load said %q", rest)
 	}
 	stored, _ := strconv.ParseInt(strings.ReplaceAll(m[1], ",", ""), 10, 64)
-	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +340,7 @@ func checkCLI(t *testing.T, seeds storetest.Seeds, db func(stdin string, args ..
 // opens it, and check reports it until check --fix clears the note.
 func TestDBTornLog(t *testing.T) {
 	dir, crashed := t.TempDir(), t.TempDir()
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -63,7 +64,7 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(path)
 	}
-	s, ok := backend{dir: path}.open(&store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}}, stderr)
+	s, ok := backend{dir: path}.open(&pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}}, stderr)
 	if !ok {
 		return exitFail
 	}

@@ -87,7 +87,7 @@ func (d *demo) indexQuery(scan5 time.Duration) error {
 	}
 	// What sext db explain prints of it: the index entries in place of
 	// the plan's ranges (sections 6 to 8 print those).
-	ip, ok, err := d.s.SelectIndex(d.ctx, spec)
+	plan, err := d.s.ExplainSelect(d.ctx, spec)
 	if err != nil {
 		return err
 	}
@@ -105,8 +105,8 @@ func (d *demo) indexQuery(scan5 time.Duration) error {
 		through = "index " + st.Index
 	}
 	fmt.Fprintf(w, "\n10. the same as a match specification: the planner reads the index\n   Select %s\n", spec)
-	if ok {
-		fmt.Fprintf(w, "   index %s: %s .. %s\n", ip.Index, sext.Hex.EncodeToString(ip.Lower), sext.Hex.EncodeToString(ip.Upper))
+	if ip := plan.Index; ip != nil {
+		fmt.Fprintf(w, "   index %s: %s .. %s\n", ip.Name, sext.Hex.EncodeToString(ip.Lower), sext.Hex.EncodeToString(ip.Upper))
 	}
 	fmt.Fprintf(w, "   %s in %s, %s read, through %s\n", counted(int64(n), "row"), round(time.Since(start)), counted(st.KeysRead, "key"), through)
 	return w.Flush()

@@ -14,6 +14,7 @@ import (
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -34,7 +35,7 @@ var benchDemo struct {
 func demoStore(b *testing.B) *demo {
 	benchDemo.once.Do(func() {
 		dir := filepath.Join(filepath.Dir(sextBin), "bench-demo")
-		s, err := store.Open(dir, &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}})
+		s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}})
 		if err != nil {
 			benchDemo.err = err
 			return

@@ -16,8 +16,8 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/internal/etcdcluster"
-	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -45,8 +45,8 @@ func TestDBIndex(t *testing.T) {
 	r.expect(t, 0, text("{order,1,a,10}\tx\n", "{order,2,c,10}\tz\n", "{order,3,d,10}\tnew\n"), "next: i1.")
 	tok := strings.TrimSpace(strings.TrimPrefix(r.stderr, "next: "))
 	db("index", "scan", "oid", "'_'", "--limit", "3", "--after", tok).expect(t, 0, text("{order,2,b,11}\ty\n"))
-	db("index", "scan", "oid", "10", "--after", tok).expect(t, 1, text(""), "for another index scan")
-	db("index", "scan", "oid", "'_'", "--after", "junk").expect(t, 1, text(""), "malformed index continuation token")
+	db("index", "scan", "oid", "10", "--after", tok).expect(t, 1, text(""), "for another read: it was made by the index scan")
+	db("index", "scan", "oid", "'_'", "--after", "junk").expect(t, 1, text(""), "malformed continuation token: does not start with \"i1.\"")
 	db("index", "scan", "nope", "1").expect(t, 1, text(""), "no such index")
 	// The data commands see no index entries.
 	db("scan", "'_'", "--count").expect(t, 0, text("5\n"))
@@ -58,18 +58,18 @@ func TestDBIndex(t *testing.T) {
 
 	// Break an index behind the store's back: check finds it, --fix
 	// repairs it.
-	s, err := store.Open(dir, nil)
+	kv, err := pebblekv.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	k, _ := sext.Encode(term.Tuple(term.Atom("order"), term.Int(2), term.Atom("b"), term.Int(11)))
-	wb := s.KV().NewBatch()
+	wb := kv.NewBatch()
 	wb.Delete(k) // leaves two orphan entries
 	if err := wb.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	wb.Close()
-	s.Close()
+	kv.Close()
 	db("index", "check").expect(t, 1, nil, "index oid: orphan entry for {order,2,b,11}", "index two: orphan entry")
 	db("index", "check", "--fix").expect(t, 0, nil, "(fixed)")
 	db("index", "check").expect(t, 0, nil)
@@ -144,7 +144,7 @@ func TestDBIndexSIGKILL(t *testing.T) {
 
 	// Kill a build midway: the index is left building, which check
 	// reports and --fix finishes.
-	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblestore"
 )
 
 const shopLines = "{order,400,#Desc<10>,1}\ta\n{order,500,#Desc<20>,2}\tb\n{order,500.0,#Desc<30>,3}\tc\n" +
@@ -63,7 +64,7 @@ func TestDBSelectPages(t *testing.T) {
 	// A token for another spec, or mistyped, is refused.
 	r := execDB(t, "", "db", "--dir", dir, "select", "--limit", "1", spec)
 	tok := strings.TrimPrefix(strings.TrimSpace(r.stderr), "next: ")
-	execDB(t, "", "db", "--dir", dir, "select", "--after", tok, rangeSpec).expect(t, 1, text(""), "for another select")
+	execDB(t, "", "db", "--dir", dir, "select", "--after", tok, rangeSpec).expect(t, 1, text(""), "for another read: it was made by the match specification")
 	execDB(t, "", "db", "--dir", dir, "select", "--after", tok+"x", spec).expect(t, 1, text(""), "malformed continuation token")
 	execDB(t, "", "db", "--dir", dir, "select", "--reverse", "--after", tok, spec).expect(t, 1, text(""), "resumes a forward select")
 }
@@ -154,7 +155,7 @@ func TestDBExplainIndex(t *testing.T) {
 			continue
 		}
 		// What select reads: its stats, and the rows the command prints.
-		s, err := store.Open(dir, nil)
+		s, err := pebblestore.Open(ctx, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// openChecked opens the Pebble store in dir as store.Open does, with its
+// openChecked opens the Pebble store in dir as pebblestore.Open does, with its
 // backend wrapped in storetest.Checked: the store's own tests then fail
 // on any misuse of a cursor or a batch (a double Close, a use after
 // Close, an iterator left open), as the conformance suite does.
@@ -18,7 +18,7 @@ func openChecked(t testing.TB, dir string, opts *store.Options) (*store.Store, e
 	if opts == nil {
 		opts = &store.Options{}
 	}
-	kv, err := pebblekv.Open(dir, &opts.Pebble)
+	kv, err := pebblekv.Open(dir, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -84,9 +84,9 @@ func ExampleIndexEntry_Continuation() {
 	// 2 {se,40} {user,3,40,se}
 }
 
-// SelectIndex tells beforehand whether a Select reads an index instead
+// ExplainSelect tells beforehand whether a Select reads an index instead
 // of its specification's plan, as sext db explain does.
-func ExampleStore_SelectIndex() {
+func ExampleStore_ExplainSelect() {
 	s, done := tempStore()
 	defer done()
 	ctx := context.Background()
@@ -95,18 +95,18 @@ func ExampleStore_SelectIndex() {
 		"[{{order,'_',7},[],['$_']}]",  // by the order id: every order's prefix, so the index
 		"[{{order,42,'_'},[],['$_']}]", // customer 42: the prefix bounds the scan
 	} {
-		p, ok, err := s.SelectIndex(ctx, matchspec.MustParse(text))
+		p, err := s.ExplainSelect(ctx, matchspec.MustParse(text))
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		if ok {
-			fmt.Printf("%s: index %s, value %v, clauses %v\n", text, p.Index, p.Value, p.Clauses)
+		if ix := p.Index; ix != nil {
+			fmt.Printf("%s: index %s, value %v, clauses %v\n", text, ix.Name, ix.Value, ix.Clauses)
 		} else {
-			fmt.Printf("%s: the plan's ranges\n", text)
+			fmt.Printf("%s: the plan's %d range(s)\n", text, len(p.Ranges))
 		}
 	}
 	// Output:
 	// [{{order,'_',7},[],['$_']}]: index order_id, value 7, clauses [0]
-	// [{{order,42,'_'},[],['$_']}]: the plan's ranges
+	// [{{order,42,'_'},[],['$_']}]: the plan's 1 range(s)
 }

@@ -8,22 +8,17 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
-// A store under a directory, a write, and a scan by pattern, each call
-// with the caller's context.
-func ExampleOpen() {
-	dir, _ := os.MkdirTemp("", "store-example-")
-	defer os.RemoveAll(dir)
+// A write, and a scan by pattern, each call with the caller's context.
+func ExampleStore_Scan() {
+	s, done := tempStore()
+	defer done()
 	ctx := context.Background()
 
-	s, err := store.Open(dir, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer s.Close()
 	for id, v := range []string{"tea", "cake", "jam"} {
 		s.Put(ctx, term.Tuple(term.Atom("order"), term.Int(42), term.Int(int64(id))), []byte(v))
 	}
@@ -42,20 +37,28 @@ func ExampleOpen() {
 
 // Check finds a key another writer left in the pre-2013 bignum layout,
 // which Get cannot reach, and with Fix rewrites it to its canonical
-// bytes, value kept.
+// bytes, value kept. The store is put on a backend opened by hand
+// (New), whose raw byte keys the other writer uses.
 func ExampleStore_Check() {
-	s, done := tempStore()
-	defer done()
+	dir, _ := os.MkdirTemp("", "store-example-")
+	defer os.RemoveAll(dir)
 	ctx := context.Background()
+	kv, err := pebblekv.Open(dir, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := store.New(kv, nil)
+	defer s.Close()
 
 	key := term.Tuple(term.Atom("big"), term.BigInt(new(big.Int).Lsh(big.NewInt(1), 80)))
 	old, _ := sext.Options{Legacy: true}.Encode(key)
-	wb := s.KV().NewBatch() // raw bytes, as the other writer wrote them
+	wb := kv.NewBatch() // raw bytes, as the other writer wrote them
 	wb.Set(old, []byte("kept"))
 	wb.Commit(ctx, true)
 	wb.Close()
 
-	_, err := s.Get(ctx, key)
+	_, err = s.Get(ctx, key)
 	fmt.Println("before:", err)
 	r, _ := s.Check(ctx, store.CheckOptions{Fix: true})
 	fmt.Printf("non-canonical %d, fixed %d\n", r.NonCanonical, r.Fixed)
@@ -67,14 +70,14 @@ func ExampleStore_Check() {
 	// after: kept <nil>
 }
 
-// tempStore opens a store in a new temporary directory, as ExampleOpen
-// does; done closes it and removes the directory.
+// tempStore opens the embedded store in a new temporary directory;
+// done closes it and removes the directory.
 func tempStore() (s *store.Store, done func()) {
 	dir, err := os.MkdirTemp("", "store-example-")
 	if err != nil {
 		panic(err)
 	}
-	if s, err = store.Open(dir, nil); err != nil {
+	if s, err = pebblestore.Open(ctx, dir, nil); err != nil {
 		os.RemoveAll(dir)
 		panic(err)
 	}

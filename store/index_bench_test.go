@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -19,7 +20,7 @@ func benchOrder(r *rand.Rand, id int) term.Term {
 // from seed, written 10,000 to a batch.
 func benchOrders(b *testing.B, seed uint64, n int) *store.Store {
 	ctx := context.Background()
-	s, err := store.Open(b.TempDir(), &store.Options{NoSync: true})
+	s, err := pebblestore.Open(context.Background(), b.TempDir(), &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func BenchmarkApplyIndexed(b *testing.B) {
 	for _, indexed := range []bool{false, true} {
 		b.Run(fmt.Sprintf("indexes=%d", map[bool]int{false: 0, true: 1}[indexed]), func(b *testing.B) {
 			ctx := context.Background()
-			s, err := store.Open(b.TempDir(), &store.Options{NoSync: true})
+			s, err := pebblestore.Open(context.Background(), b.TempDir(), &pebblestore.Options{Store: store.Options{NoSync: true}})
 			if err != nil {
 				b.Fatal(err)
 			}

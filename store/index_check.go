@@ -16,20 +16,21 @@ type IndexProblemKind uint8
 
 // The problems CheckIndexes finds.
 const (
-	// MissingEntry: a stored key that matches an index has no entry.
-	MissingEntry IndexProblemKind = iota
-	// OrphanEntry: an entry whose key is not stored.
-	OrphanEntry
-	// StaleEntry: an entry that its key, stored or not, does not give: a
-	// wrong index value, a key that does not match the pattern, or an
-	// index that is no longer defined.
-	StaleEntry
-	// Unfinished: an index left building or dropping by a process that
-	// stopped; Fix finishes the build or the drop.
-	Unfinished
-	// ForeignReserved: a key in the reserved range that is neither the
-	// catalog nor an index entry; it is reported and left.
-	ForeignReserved
+	// ProblemMissingEntry: a stored key that matches an index has no
+	// entry.
+	ProblemMissingEntry IndexProblemKind = iota
+	// ProblemOrphanEntry: an entry whose key is not stored.
+	ProblemOrphanEntry
+	// ProblemStaleEntry: an entry that its key, stored or not, does not
+	// give: a wrong index value, a key that does not match the pattern,
+	// or an index that is no longer defined.
+	ProblemStaleEntry
+	// ProblemUnfinished: an index left building or dropping by a process
+	// that stopped; Fix finishes the build or the drop.
+	ProblemUnfinished
+	// ProblemForeignReserved: a key in the reserved range that is neither
+	// the catalog nor an index entry; it is reported and left.
+	ProblemForeignReserved
 )
 
 var problemNames = [...]string{"missing entry", "orphan entry", "stale entry", "unfinished", "foreign reserved key"}
@@ -110,15 +111,15 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 	}
 	report := func(p IndexProblem) {
 		switch p.Kind {
-		case MissingEntry:
+		case ProblemMissingEntry:
 			r.Missing++
-		case OrphanEntry:
+		case ProblemOrphanEntry:
 			r.Orphans++
-		case StaleEntry:
+		case ProblemStaleEntry:
 			r.Stale++
-		case Unfinished:
+		case ProblemUnfinished:
 			r.Unfinished++
-		case ForeignReserved:
+		case ProblemForeignReserved:
 			r.Foreign++
 		}
 		if p.Fixed {
@@ -145,7 +146,7 @@ func (s *Store) CheckIndexes(ctx context.Context, opts IndexCheckOptions) (Index
 		if ix.State == IndexReady {
 			continue
 		}
-		p := IndexProblem{Kind: Unfinished, Index: ix.Name}
+		p := IndexProblem{Kind: ProblemUnfinished, Index: ix.Name}
 		if opts.Fix {
 			var err error
 			if ix.State == IndexBuilding {
@@ -299,7 +300,7 @@ func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix *catal
 	if ok, err := s.holds(ctx, kb, entry); err != nil || !ok {
 		return err
 	}
-	p := IndexProblem{Kind: MissingEntry, Index: ix.Name, Key: t, Raw: bytes.Clone(entry)}
+	p := IndexProblem{Kind: ProblemMissingEntry, Index: ix.Name, Key: t, Raw: bytes.Clone(entry)}
 	if fix != nil {
 		var err error
 		if p.Fixed, err = s.repair(ctx, fix, entry, true, kb, true); err != nil {
@@ -312,10 +313,10 @@ func (s *Store) missing(ctx context.Context, ix *index, entry []byte, fix *catal
 
 // extra handles a stored entry of ix that the data does not give.
 func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix *catalog, report func(IndexProblem)) error {
-	p := IndexProblem{Kind: StaleEntry, Index: ix.Name, Raw: bytes.Clone(raw)}
+	p := IndexProblem{Kind: ProblemStaleEntry, Index: ix.Name, Raw: bytes.Clone(raw)}
 	t, kb, ok := s.entryKey(ix, raw)
 	if !ok {
-		p.Kind = ForeignReserved
+		p.Kind = ProblemForeignReserved
 		report(p)
 		return nil
 	}
@@ -325,7 +326,7 @@ func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix *catalog, 
 		if right, err := s.appendEntry(nil, ix, v, kb); err == nil && bytes.Equal(right, raw) {
 			// The entry its key would give: the key must be absent,
 			// unless a write raced the snapshot.
-			p.Kind, cond = OrphanEntry, kb
+			p.Kind, cond = ProblemOrphanEntry, kb
 		}
 	}
 	// Read again: the entry still there (and an orphan's key absent).
@@ -354,7 +355,7 @@ func (s *Store) extra(ctx context.Context, ix *index, raw []byte, fix *catalog, 
 func (s *Store) checkRest(ctx context.Context, c *catalog, fix *catalog, r *IndexCheckResult, report func(IndexProblem)) error {
 	type span struct{ lo, hi []byte }
 	cat := s.catalogKey()
-	skip := []span{{cat, append(bytes.Clone(cat), 0)}}
+	skip := []span{{cat, append(bytes.Clone(cat), 0)}, span(s.tableSpan())} // tables: CheckTables
 	for _, ix := range c.list {
 		if ix.State != IndexDropping {
 			skip = append(skip, span{ix.head, prefixEnd(ix.head)})
@@ -390,10 +391,10 @@ func (s *Store) checkGap(ctx context.Context, lo, hi []byte, fix *catalog, r *In
 		r.Entries++
 		t, err := s.codec.Decode(raw[1:])
 		if err != nil || !isEntry(t) {
-			report(IndexProblem{Kind: ForeignReserved, Raw: bytes.Clone(raw)})
+			report(IndexProblem{Kind: ProblemForeignReserved, Raw: bytes.Clone(raw)})
 			continue
 		}
-		p := IndexProblem{Kind: StaleEntry, Index: string(t.Elems()[1].Bytes()), Key: t.Elems()[3], Raw: bytes.Clone(raw)}
+		p := IndexProblem{Kind: ProblemStaleEntry, Index: string(t.Elems()[1].Bytes()), Key: t.Elems()[3], Raw: bytes.Clone(raw)}
 		if fix != nil {
 			if p.Fixed, err = s.repair(ctx, fix, p.Raw, false, nil, false); err != nil {
 				return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -30,7 +31,7 @@ func FuzzIndexToken(f *testing.F) {
 	f.Add("s1.AQAAAAAAAAAAAAAAAA")
 	f.Fuzz(func(t *testing.T, tok string) {
 		for _, err := range s.IndexScan(ctx, "by_id", term.Atom("_"), store.IndexScanOptions{After: tok, KeysOnly: true}) {
-			if err != nil && !errors.Is(err, store.ErrIndexToken) && !errors.Is(err, store.ErrIndexTokenMismatch) {
+			if err != nil && !errors.Is(err, store.ErrToken) && !errors.Is(err, store.ErrTokenMismatch) {
 				t.Fatalf("token %q: %v", tok, err)
 			}
 		}
@@ -97,7 +98,7 @@ func FuzzIndexReserved(f *testing.F) {
 
 // fuzzStore is a store with 20 keys and an index on them.
 func fuzzStore(f *testing.F) *store.Store {
-	s, err := store.Open(f.TempDir(), &store.Options{NoSync: true})
+	s, err := pebblestore.Open(ctx, f.TempDir(), &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		f.Fatal(err)
 	}

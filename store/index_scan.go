@@ -71,7 +71,7 @@ func (s *Store) IndexScan(ctx context.Context, name string, valuePattern term.Te
 	pat := term.Tuple(atomIndex, term.Binary([]byte(name)), valuePattern, wildcard)
 	lower, upper, err := s.codec.PrefixRange(pat)
 	if err != nil {
-		return failedIndex(err)
+		return failed[IndexEntry](err)
 	}
 	return s.indexScan(ctx, name, lower, upper, &valuePattern, opts)
 }
@@ -82,17 +82,13 @@ func (s *Store) IndexScan(ctx context.Context, name string, valuePattern term.Te
 func (s *Store) IndexScanRange(ctx context.Context, name string, from, to term.Term, opts IndexScanOptions) iter.Seq2[IndexEntry, error] {
 	lower, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), from, wildcard))
 	if err != nil {
-		return failedIndex(err)
+		return failed[IndexEntry](err)
 	}
 	toPrefix, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), to, wildcard))
 	if err != nil {
-		return failedIndex(err)
+		return failed[IndexEntry](err)
 	}
 	return s.indexScan(ctx, name, lower, sext.PrefixEnd(toPrefix), nil, opts)
-}
-
-func failedIndex(err error) iter.Seq2[IndexEntry, error] {
-	return func(yield func(IndexEntry, error) bool) { yield(IndexEntry{}, err) }
 }
 
 // indexScan reads the entries in [0x00 ++ lower, 0x00 ++ upper) of the
@@ -130,7 +126,7 @@ func (s *Store) indexScan(ctx context.Context, name string, lower, upper []byte,
 				return
 			}
 			var ok bool
-			if lo, hi, ok = clipAfter(lo, hi, after, opts.Reverse); !ok {
+			if lo, hi, ok = clip(lo, hi, after, opts.Reverse); !ok {
 				return
 			}
 		}
@@ -216,17 +212,4 @@ func scanID(lo, hi []byte) uint64 {
 	h.Write([]byte{0xFF})
 	h.Write(hi)
 	return h.Sum64()
-}
-
-// clipAfter cuts [lo, hi) to what lies after the key a token resumes
-// from, in the scan's direction.
-func clipAfter(lo, hi, after []byte, reverse bool) ([]byte, []byte, bool) {
-	if !reverse {
-		if next := append(bytes.Clone(after), 0); bytes.Compare(next, lo) > 0 {
-			lo = next
-		}
-	} else if bytes.Compare(after, hi) < 0 {
-		hi = after
-	}
-	return lo, hi, bytes.Compare(lo, hi) < 0
 }

@@ -4,9 +4,8 @@ import "github.com/erlsext/sext/store/seam"
 
 // The seam between the term store and the engine that keeps its bytes
 // lives in package seam, which backends import without importing this
-// package (and so without Pebble, which this package's Open brings in).
-// Its names are re-exported here, so that callers of the store need only
-// this package: store.KV is seam.KV, store.ErrNotFound is
+// package. Its names are re-exported here, so that callers of the store
+// need only this package: store.KV is seam.KV, store.ErrNotFound is
 // seam.ErrNotFound, and errors.Is sees no difference.
 
 // KV is an ordered byte-key store: see seam.KV.

@@ -60,11 +60,11 @@ type ScanOptions struct {
 func (s *Store) Scan(ctx context.Context, pattern term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
 	lower, upper, err := s.codec.PrefixRange(pattern)
 	if err != nil {
-		return failed(err)
+		return failed[Entry](err)
 	}
 	m, err := s.codec.CompileMatch(pattern)
 	if err != nil {
-		return failed(err)
+		return failed[Entry](err)
 	}
 	return s.scan(ctx, lower, upper, m, opts)
 }
@@ -84,11 +84,11 @@ func (s *Store) Scan(ctx context.Context, pattern term.Term, opts ScanOptions) i
 func (s *Store) ScanRange(ctx context.Context, from, to term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
 	lower, err := s.codec.Prefix(from)
 	if err != nil {
-		return failed(err)
+		return failed[Entry](err)
 	}
 	toPrefix, err := s.codec.Prefix(to)
 	if err != nil {
-		return failed(err)
+		return failed[Entry](err)
 	}
 	upper := sext.PrefixEnd(toPrefix)
 	if upper != nil && bytes.Compare(lower, upper) >= 0 {
@@ -97,9 +97,12 @@ func (s *Store) ScanRange(ctx context.Context, from, to term.Term, opts ScanOpti
 	return s.scan(ctx, lower, upper, nil, opts)
 }
 
-// failed is a sequence that yields only err.
-func failed(err error) iter.Seq2[Entry, error] {
-	return func(yield func(Entry, error) bool) { yield(Entry{}, err) }
+// failed is a sequence that yields only err, for each kind of read.
+func failed[E any](err error) iter.Seq2[E, error] {
+	return func(yield func(E, error) bool) {
+		var zero E
+		yield(zero, err)
+	}
 }
 
 // scan reads [lower, upper) through the KV seam and, with a matcher,

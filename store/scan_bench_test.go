@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -12,7 +13,7 @@ var bctx = context.Background()
 
 // benchStore is a store of 100,000 keys {k, I} with 16-byte values.
 func benchStore(b *testing.B) *store.Store {
-	s, err := store.Open(b.TempDir(), &store.Options{NoSync: true})
+	s, err := pebblestore.Open(ctx, b.TempDir(), &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		b.Fatal(err)
 	}

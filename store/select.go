@@ -1,9 +1,7 @@
 package store
 
-// Select: match specifications (package matchspec) run over the store.
-// This file is all of it that touches the KV seam (NewIter only, in
-// readRange), so it works on every backend; select_token.go holds the
-// continuation tokens.
+// Select: match specifications (package matchspec) run over the store,
+// through the KV seam's cursors only, so it works on every backend.
 
 import (
 	"bytes"
@@ -39,7 +37,7 @@ type SelectStats struct {
 	Ranges   int    // byte ranges read (of the plan's, after a token's cut)
 	KeysRead int64  // keys read through the KV seam
 	Rows     int64  // rows yielded
-	Index    string // the index read instead of the plan, if any (select_index.go)
+	Index    string // the index read instead of the plan, if any
 }
 
 // Row is one result of a Select.
@@ -72,10 +70,10 @@ func (r Row) Continuation() string {
 // does. It reads only the byte ranges of spec.Plan, each key at most once,
 // and checks ctx between keys; or, when an index answers the spec's one
 // clause and the plan would read every key the index covers, that
-// index's entries of the clause's value (see select_index.go;
-// SelectStats.Index names it, and SelectIndex reports it beforehand; if
-// the index is dropped while the select reads it, the select ends with
-// ErrNoIndex after the rows it read).
+// index's entries of the clause's value (SelectStats.Index names it, and
+// ExplainSelect reports it beforehand; if the index is dropped while the
+// select reads it, the select ends with ErrNoIndex after the rows it
+// read).
 //
 // Paging: with Limit, take the last row's Continuation and pass it as
 // After to get the next page (which may be empty). A resumed select reads
@@ -132,7 +130,9 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 	}
 }
 
-// clip cuts [lo, hi) to what lies after the key a token resumes from.
+// clip cuts [lo, hi) (hi nil: unbounded) to what lies after the key a
+// token resumes from (nil: none), in the read's direction, and reports
+// whether anything is left.
 func clip(lo, hi, after []byte, reverse bool) ([]byte, []byte, bool) {
 	switch {
 	case after == nil:

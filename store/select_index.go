@@ -23,11 +23,23 @@ import (
 // select's must, and a token (a data key) resumes inside the entries.
 // The clause's guards and body run on each key as they would on a scan.
 
+// SelectPlan is what a Select of a specification reads, as ExplainSelect
+// reports it: the byte ranges of the specification's plan, or one
+// index's entries in their place.
+type SelectPlan struct {
+	// Ranges is the specification's plan (matchspec.Spec.Plan), read
+	// when Index is nil.
+	Ranges []matchspec.Range
+	// Index is the index read instead of Ranges, if one answers the
+	// specification.
+	Index *IndexPlan
+}
+
 // IndexPlan is how a Select reads an index in place of its
-// specification's plan (matchspec.Spec.Plan): one byte range of the
-// index's entries, those of one index value.
+// specification's plan: one byte range of the index's entries, those of
+// one index value.
 type IndexPlan struct {
-	Index string    // the index's name
+	Name  string    // the index's name
 	Value term.Term // the index value whose entries are read
 	// Lower and Upper bound the entries' keys in the store's reserved
 	// range (Lower included, Upper not); a continuation token cuts them
@@ -38,23 +50,27 @@ type IndexPlan struct {
 	Clauses []int
 }
 
-// SelectIndex reports whether a Select of spec reads an index instead of
-// spec.Plan's ranges, and if so which entries: the decision Select makes,
-// for explaining a select before running it. ok is false when Select
-// reads the plan. The error is one reading the index definitions.
-func (s *Store) SelectIndex(ctx context.Context, spec *matchspec.Spec) (p IndexPlan, ok bool, err error) {
+// ExplainSelect returns what a Select of spec would read if it ran now:
+// the plan's ranges, or an index's entries when an index answers spec
+// (see Select). The store's index definitions decide it, and may change
+// before a Select runs: SelectStats.Index says what one read. The error
+// is one reading the definitions, which Select itself passes over (it
+// then reads the plan).
+func (s *Store) ExplainSelect(ctx context.Context, spec *matchspec.Spec) (SelectPlan, error) {
 	if s.closed.Load() {
-		return IndexPlan{}, false, ErrClosed
+		return SelectPlan{}, ErrClosed
 	}
+	p := SelectPlan{Ranges: spec.Plan()}
 	ix, v, ok, err := s.selectIndex(ctx, spec)
 	if !ok {
-		return IndexPlan{}, false, err
+		return p, err
 	}
 	lo, hi, err := s.entryRange(ix, v)
 	if err != nil {
-		return IndexPlan{}, false, err
+		return SelectPlan{}, err
 	}
-	return IndexPlan{Index: ix.Name, Value: v, Lower: lo, Upper: hi, Clauses: []int{0}}, true, nil
+	p.Index = &IndexPlan{Name: ix.Name, Value: v, Lower: lo, Upper: hi, Clauses: []int{0}}
+	return p, nil
 }
 
 // entryRange returns the byte range of ix's entries of the value v.
@@ -146,7 +162,7 @@ func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield 
 	if after != nil {
 		at := append(bytes.Clone(head), after...)
 		var ok bool
-		if lo, hi, ok = clipAfter(lo, hi, at, sel.opts.Reverse); !ok {
+		if lo, hi, ok = clip(lo, hi, at, sel.opts.Reverse); !ok {
 			return
 		}
 	}

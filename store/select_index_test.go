@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -103,9 +104,9 @@ func TestSelectUsesIndex(t *testing.T) {
 	}
 }
 
-// TestSelectIndexPlan: SelectIndex reports the decision Select makes,
+// TestExplainSelect: ExplainSelect reports the decision Select makes,
 // and the entries' range it gives holds exactly the keys Select reads.
-func TestSelectIndexPlan(t *testing.T) {
+func TestExplainSelect(t *testing.T) {
 	ctx := context.Background()
 	s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
 	if err != nil {
@@ -136,9 +137,19 @@ func TestSelectIndexPlan(t *testing.T) {
 		{"[{{order,'_','_',7},[],['$_']},{{order,1,'_','_'},[],['$_']}]", "", term.Term{}, 0},
 	} {
 		spec := matchspec.MustParse(tc.spec)
-		p, ok, err := s.SelectIndex(ctx, spec)
+		plan, err := s.ExplainSelect(ctx, spec)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.spec, err)
+		}
+		if !slices.EqualFunc(plan.Ranges, spec.Plan(), func(a, b matchspec.Range) bool {
+			return bytes.Equal(a.Lower, b.Lower) && bytes.Equal(a.Upper, b.Upper) && slices.Equal(a.Clauses, b.Clauses)
+		}) {
+			t.Errorf("%s: ranges %v, want the spec's plan %v", tc.spec, plan.Ranges, spec.Plan())
+		}
+		var p store.IndexPlan
+		ok := plan.Index != nil
+		if ok {
+			p = *plan.Index
 		}
 		var st store.SelectStats
 		for _, err := range s.Select(ctx, spec, store.SelectOptions{Stats: &st, KeysOnly: true}) {
@@ -146,11 +157,11 @@ func TestSelectIndexPlan(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if p.Index != st.Index || ok != (st.Index != "") {
-			t.Errorf("%s: SelectIndex says %q (ok %v), Select read %q", tc.spec, p.Index, ok, st.Index)
+		if p.Name != st.Index || ok != (st.Index != "") {
+			t.Errorf("%s: ExplainSelect says %q (ok %v), Select read %q", tc.spec, p.Name, ok, st.Index)
 		}
-		if p.Index != tc.index {
-			t.Errorf("%s: index %q, want %q", tc.spec, p.Index, tc.index)
+		if p.Name != tc.index {
+			t.Errorf("%s: index %q, want %q", tc.spec, p.Name, tc.index)
 		}
 		if !ok {
 			continue
@@ -175,7 +186,7 @@ func TestSelectIndexPlan(t *testing.T) {
 		}
 	}
 	s.Close()
-	if _, _, err := s.SelectIndex(ctx, matchspec.MustParse("[{{order,'_','_',7},[],['$_']}]")); !errors.Is(err, store.ErrClosed) {
-		t.Errorf("SelectIndex on a closed store: %v, want ErrClosed", err)
+	if _, err := s.ExplainSelect(ctx, matchspec.MustParse("[{{order,'_','_',7},[],['$_']}]")); !errors.Is(err, store.ErrClosed) {
+		t.Errorf("ExplainSelect on a closed store: %v, want ErrClosed", err)
 	}
 }

@@ -5,13 +5,15 @@
 // key that matches it reads one contiguous range instead of the whole
 // store.
 //
-// The embedded engine is Pebble (Open, over package pebblekv). Any other
-// ordered store plugs in behind the small KV interface (package seam) and
-// New, as package etcdkv does; package storetest holds the conformance
-// tests a backend must pass. Every call that may block takes a
-// context.Context first.
+// A Store sits on a backend behind the small KV interface (package
+// seam), given to New: package pebblekv is the embedded one, Pebble in a
+// directory, which pebblestore.Open opens as a Store in one call; package
+// etcdkv is an etcd cluster. This package imports neither, so a program
+// links only the backend it uses. Package storetest holds the
+// conformance tests a backend must pass. Every call that may block takes
+// a context.Context first.
 //
-//	s, err := store.Open(dir, nil)
+//	s, err := pebblestore.Open(ctx, dir, nil) // or store.New(kv, nil)
 //	...
 //	defer s.Close()
 //	err = s.Put(ctx, key, []byte("value"))
@@ -28,7 +30,6 @@ import (
 	"sync/atomic"
 
 	"github.com/erlsext/sext"
-	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
 
@@ -48,10 +49,6 @@ type Options struct {
 	// only of the machine, may lose it. Bulk loads use it and call Sync
 	// at the points they report as durable.
 	NoSync bool
-
-	// Pebble configures the embedded engine that Open starts. New, which
-	// takes a backend already open, ignores it.
-	Pebble pebblekv.Options
 }
 
 // Store is a term-keyed store. Its methods are safe for concurrent use,
@@ -63,6 +60,7 @@ type Store struct {
 	sync   bool
 	closed atomic.Bool
 	ix     indexes // secondary indexes (index.go)
+	tb     tables  // tables of records (table.go)
 }
 
 // New returns a Store over kv, which it takes over: Close closes kv. A
@@ -80,10 +78,6 @@ func New(kv KV, opts *Options) *Store {
 
 // Codec returns the options the store encodes and decodes keys with.
 func (s *Store) Codec() sext.Options { return s.codec }
-
-// KV returns the store's backend, for tools that need raw byte access
-// (such as writing a key that is not a sext encoding in a test).
-func (s *Store) KV() KV { return s.kv }
 
 // Close closes the store and its backend. Closing twice returns
 // ErrClosed.

@@ -61,12 +61,13 @@ func checkIndex(t *testing.T, s *store.Store, name string, pattern term.Term) in
 // the new ones.
 func testIndexTwoStores(t *testing.T, c *etcdcluster.Cluster) {
 	opts := etcdkv.Options{Prefix: []byte("index-two/")}
-	a := store.New(openT(t, c, opts), nil)
+	akv := openT(t, c, opts)
+	a := store.New(akv, nil)
 	b := store.New(openT(t, c, opts), nil)
 	if err := b.Put(ctx, loadKey(-1), []byte("b")); err != nil { // b has read the (empty) definitions
 		t.Fatal(err)
 	}
-	rev, err := a.KV().(*etcdkv.KV).Revision(ctx)
+	rev, err := akv.Revision(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func testIndexTwoStores(t *testing.T, c *etcdcluster.Cluster) {
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	seen := 0
-	for ev, err := range a.KV().(*etcdkv.KV).Watch(wctx, term.Atom("_"), etcdkv.WatchOptions{FromRevision: rev + 1, OnBadKey: func(k []byte, err error) {
+	for ev, err := range akv.Watch(wctx, term.Atom("_"), etcdkv.WatchOptions{FromRevision: rev + 1, OnBadKey: func(k []byte, err error) {
 		t.Errorf("watch of '_' reported key %x: %v", k, err)
 	}}) {
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -28,7 +29,7 @@ const (
 func testRates(t *testing.T, c *etcdcluster.Cluster) {
 	es := store.New(open(t, c, etcdkv.Options{Prefix: []byte("rates/")}), nil)
 	defer es.Close()
-	ps, err := store.Open(t.TempDir(), nil)
+	ps, err := pebblestore.Open(ctx, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
@@ -23,7 +24,7 @@ import (
 func TestContext(t *testing.T) {
 	dir := t.TempDir()
 	fill(t, dir, 5000)
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestNoSyncSyncSurvivesSIGKILL(t *testing.T) {
 	if reports < 5 {
 		t.Fatalf("child reported %d times before it ended", reports)
 	}
-	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestNoSyncSyncSurvivesSIGKILL(t *testing.T) {
 }
 
 func syncChild(dir string) {
-	s, err := store.Open(dir, &store.Options{NoSync: true})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		fmt.Println(err)
 		os.Exit(1)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 )
 
 // compactedStore makes a store whose current manifest ends in a
@@ -112,8 +113,8 @@ func TestDamagedManifestIsCorrupt(t *testing.T) {
 			compactedStore(t, dir)
 			names := tc.damage(t, dir)
 			before := slices.DeleteFunc(files(t, dir), func(s string) bool { return strings.HasPrefix(s, "LOCK ") })
-			for _, opts := range []*store.Options{nil, {Pebble: pebblekv.Options{MustExist: true}}} {
-				s, err := store.Open(dir, opts)
+			for _, opts := range []*pebblestore.Options{nil, {Pebble: pebblekv.Options{MustExist: true}}} {
+				s, err := pebblestore.Open(ctx, dir, opts)
 				if err == nil {
 					s.Close()
 					t.Fatalf("Open(%+v) of a damaged store succeeded", opts)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -98,7 +99,7 @@ func TestCorruptTableIsAnError(t *testing.T) {
 	deferred := false
 	scanErr := func() (err error) {
 		defer func() { deferred = true }()
-		s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+		s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 		if err != nil {
 			return err
 		}
@@ -128,7 +129,7 @@ func TestCorruptTableIsAnError(t *testing.T) {
 
 	// A point read of a key in the damaged block fails the same way, and
 	// the store still closes.
-	s, err := store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +167,8 @@ func TestMarkerRemovedIsRefused(t *testing.T) {
 		t.Fatalf("removed %d manifest markers, want 1: %v", removed, files(t, dir))
 	}
 	before := files(t, dir)
-	for _, opts := range []*store.Options{nil, {Pebble: pebblekv.Options{MustExist: true}}} {
-		s, err := store.Open(dir, opts)
+	for _, opts := range []*pebblestore.Options{nil, {Pebble: pebblekv.Options{MustExist: true}}} {
+		s, err := pebblestore.Open(ctx, dir, opts)
 		if err == nil {
 			s.Close()
 			t.Fatalf("Open(%+v) of a store without its marker succeeded", opts)
@@ -195,7 +196,7 @@ func TestMarkerRemovedIsRefused(t *testing.T) {
 // record for a later open and a check, and clear it when asked.
 func TestTornLogIsReported(t *testing.T) {
 	dir, crashed := t.TempDir(), t.TempDir()
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestTornLogIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(crashed, nil)
+	s, err = pebblestore.Open(ctx, crashed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestTornLogIsReported(t *testing.T) {
 	s.Close()
 
 	// The log has been replayed and is gone; the note is what remains.
-	s, err = store.Open(crashed, nil)
+	s, err = pebblestore.Open(ctx, crashed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestTornLogIsReported(t *testing.T) {
 		t.Errorf("Warnings after Check(Fix) = %v, want none", ws)
 	}
 	s.Close()
-	s, err = store.Open(crashed, nil)
+	s, err = pebblestore.Open(ctx, crashed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func TestTornLogIsReported(t *testing.T) {
 // copied whole, opens without a warning.
 func TestCleanLogIsNotReported(t *testing.T) {
 	dir, crashed := t.TempDir(), t.TempDir()
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestCleanLogIsNotReported(t *testing.T) {
 	copyDir(t, dir, crashed)
 	s.Close()
 	for _, d := range []string{dir, crashed} {
-		s, err := store.Open(d, nil)
+		s, err := pebblestore.Open(ctx, d, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +329,7 @@ func copyDir(t *testing.T, from, to string) {
 // to report. A log whose first record of its own is cut short still is.
 func TestRecycledLogIsNotTorn(t *testing.T) {
 	dir, crashed := t.TempDir(), t.TempDir()
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestRecycledLogIsNotTorn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(crashed, nil)
+	s, err = pebblestore.Open(ctx, crashed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +370,7 @@ func TestRecycledLogIsNotTorn(t *testing.T) {
 	// A log whose first record, its own, is cut short is still torn,
 	// at offset 0.
 	dir, crashed = t.TempDir(), t.TempDir()
-	s, err = store.Open(dir, nil)
+	s, err = pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +386,7 @@ func TestRecycledLogIsNotTorn(t *testing.T) {
 	log = largest(t, crashed, ".log")
 	fi, _ := os.Stat(log)
 	os.Truncate(log, fi.Size()/2)
-	s, err = store.Open(crashed, nil)
+	s, err = pebblestore.Open(ctx, crashed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

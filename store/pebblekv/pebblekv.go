@@ -1,7 +1,8 @@
 // Package pebblekv is the store's embedded backend: a Pebble database in a
-// directory, behind the seam (package seam). store.Open puts a Store on it
-// in one line; use this package directly to reach Pebble's options or the
-// raw byte keys.
+// directory, behind the seam (package seam). pebblestore.Open puts a
+// store.Store on it in one call; use this package directly, with
+// store.New, to keep the backend's own handle (its raw byte keys, the
+// Pebble database).
 //
 // It guards the caller's process from Pebble's own ways of giving up: a
 // corrupt table is an error wrapping seam.ErrCorrupt from the call that

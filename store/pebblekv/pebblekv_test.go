@@ -14,6 +14,7 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
@@ -41,7 +42,7 @@ func mustParse(t *testing.T, s string) term.Term {
 
 func TestReopen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestReopen(t *testing.T) {
 		break // yields ErrClosed, must not panic
 	}
 
-	s, err = store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	s, err = pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestReopen(t *testing.T) {
 		}
 		got = append(got, e.Key.String()+"="+string(e.Value))
 	}
-	want := []string{`{user,1,<<97,110,110>>}=one`, `{user,2,<<98,111,98>>}=two`}
+	want := []string{k1.String() + "=one", k2.String() + "=two"}
 	if !slices.Equal(got, want) {
 		t.Errorf("after reopen: %q, want %q", got, want)
 	}
@@ -95,7 +96,7 @@ func TestReopen(t *testing.T) {
 // Close, so nothing is lost.
 func TestBulkNoWAL(t *testing.T) {
 	dir := t.TempDir()
-	s, err := store.Open(dir, &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 8 << 20}})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 8 << 20}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestBulkNoWAL(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = store.Open(dir, nil)
+	s, err = pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestBulkNoWAL(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	tmp := t.TempDir()
 
-	_, err := store.Open(filepath.Join(tmp, "no", "such", "dir"), nil)
+	_, err := pebblestore.Open(ctx, filepath.Join(tmp, "no", "such", "dir"), nil)
 	if !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Open under a missing parent: %v, want ErrNoStore", err)
 	}
@@ -144,29 +145,29 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("Open created missing parent directories")
 	}
 
-	_, err = store.Open(filepath.Join(tmp, "absent"), &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	_, err = pebblestore.Open(ctx, filepath.Join(tmp, "absent"), &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Open(MustExist) of a missing dir: %v, want ErrNoStore", err)
 	}
 	empty := filepath.Join(tmp, "empty")
 	os.Mkdir(empty, 0o755)
-	_, err = store.Open(empty, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	_, err = pebblestore.Open(ctx, empty, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Open(MustExist) of an empty dir: %v, want ErrNoStore", err)
 	}
 
 	file := filepath.Join(tmp, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	if _, err := store.Open(file, nil); !errors.Is(err, store.ErrNoStore) {
+	if _, err := pebblestore.Open(ctx, file, nil); !errors.Is(err, store.ErrNoStore) {
 		t.Errorf("Open(a file): %v, want ErrNoStore", err)
 	}
 
 	dir := filepath.Join(tmp, "db")
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = store.Open(dir, nil)
+	_, err = pebblestore.Open(ctx, dir, nil)
 	var pe *fs.PathError
 	if !errors.Is(err, store.ErrLocked) || !errors.As(err, &pe) || pe.Path != dir {
 		t.Errorf("Open of an open store: %v, want ErrLocked naming %s", err, dir)
@@ -174,7 +175,7 @@ func TestOpenErrors(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = store.Open(dir, nil) // the lock is released by Close
+	s, err = pebblestore.Open(ctx, dir, nil) // the lock is released by Close
 	if err != nil {
 		t.Fatalf("reopen after Close: %v", err)
 	}
@@ -185,7 +186,7 @@ func TestOpenErrors(t *testing.T) {
 // Pebble itself, as another program would, and scans past it.
 func TestForeignKeyThroughPebble(t *testing.T) {
 	dir := t.TempDir()
-	s, err := store.Open(dir, nil)
+	s, err := pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestForeignKeyThroughPebble(t *testing.T) {
 	}
 	db.Close()
 
-	s, err = store.Open(dir, nil)
+	s, err = pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
+	"github.com/erlsext/sext/store/pebblestore"
 	"github.com/erlsext/sext/term"
 )
 
@@ -170,7 +171,7 @@ func TestDiskFullStopsWrites(t *testing.T) {
 	useFS(t, fs)
 	lines := logLines(t)
 	dir := t.TempDir()
-	s, err := store.Open(dir, &store.Options{NoSync: true})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestDiskFullStopsWrites(t *testing.T) {
 
 	// Full: it opens read-only, with every synced key.
 	within(t, 10*time.Second, "opening on a full disk", func() {
-		s, err = store.Open(dir, nil)
+		s, err = pebblestore.Open(ctx, dir, nil)
 	})
 	if err != nil {
 		t.Fatalf("Open on a full disk: %v, want a read-only store", err)
@@ -232,7 +233,7 @@ func TestDiskFullStopsWrites(t *testing.T) {
 
 	// Room again: it opens for writing, with every synced key.
 	fs.full.Store(false)
-	s, err = store.Open(dir, nil)
+	s, err = pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestDiskFullDuringOpen(t *testing.T) {
 	useFS(t, fs)
 	lines := logLines(t)
 	dir := t.TempDir()
-	s, err := store.Open(dir, &store.Options{NoSync: true})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,13 +287,13 @@ func TestDiskFullDuringOpen(t *testing.T) {
 
 	fs.full.Store(true)
 	start := time.Now()
-	within(t, 5*time.Second, "OpenContext on a disk without room for the tables", func() {
-		_, err = store.OpenContext(ctx, dir, nil)
+	within(t, 5*time.Second, "Open on a disk without room for the tables", func() {
+		_, err = pebblestore.Open(ctx, dir, nil)
 	})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("Open with no room for the tables: %v, want ENOSPC", err)
 	}
-	t.Logf("OpenContext returned after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	t.Logf("Open returned after %v: %v", time.Since(start).Round(time.Millisecond), err)
 	cpu := cpuTime(t)
 	time.Sleep(2 * time.Second)
 	if used := cpuTime(t) - cpu; used > 500*time.Millisecond {
@@ -300,14 +301,14 @@ func TestDiskFullDuringOpen(t *testing.T) {
 	} else {
 		t.Logf("the abandoned open used %v of CPU in 2s", used)
 	}
-	if _, err := store.Open(dir, nil); !errors.Is(err, store.ErrLocked) {
+	if _, err := pebblestore.Open(ctx, dir, nil); !errors.Is(err, store.ErrLocked) {
 		t.Errorf("Open while the abandoned open holds the store: %v, want ErrLocked", err)
 	}
 
 	fs.full.Store(false)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		s, err = store.Open(dir, nil)
+		s, err = pebblestore.Open(ctx, dir, nil)
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
 			break
 		}
@@ -333,10 +334,10 @@ func TestOpenContext(t *testing.T) {
 	fill(t, dir, 100)
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := store.OpenContext(done, dir, nil); !errors.Is(err, context.Canceled) {
+	if _, err := pebblestore.Open(done, dir, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("OpenContext(a cancelled ctx): %v, want context.Canceled", err)
 	}
-	if s, err := store.Open(dir, nil); err != nil {
+	if s, err := pebblestore.Open(ctx, dir, nil); err != nil {
 		t.Fatalf("Open after a cancelled OpenContext: %v", err)
 	} else {
 		s.Close()
@@ -347,7 +348,7 @@ func TestOpenContext(t *testing.T) {
 	defer cancel()
 	var err error
 	within(t, 5*time.Second, "OpenContext on a disk that does not answer", func() {
-		_, err = store.OpenContext(short, dir, nil)
+		_, err = pebblestore.Open(short, dir, nil)
 	})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("OpenContext on a disk that does not answer: %v, want context.DeadlineExceeded", err)
@@ -356,7 +357,7 @@ func TestOpenContext(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	var s *store.Store
 	for {
-		s, err = store.Open(dir, nil)
+		s, err = pebblestore.Open(ctx, dir, nil)
 		if !errors.Is(err, store.ErrLocked) || time.Now().After(deadline) {
 			break
 		}
@@ -375,7 +376,7 @@ func TestOpenContext(t *testing.T) {
 func TestDiskFullWithoutWAL(t *testing.T) {
 	fs := &fullFS{}
 	useFS(t, fs)
-	s, err := store.Open(t.TempDir(), &store.Options{NoSync: true, Pebble: pebblekv.Options{DisableWAL: true}})
+	s, err := pebblestore.Open(ctx, t.TempDir(), &pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{DisableWAL: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,11 +408,11 @@ func TestDiskFullNewStore(t *testing.T) {
 	useFS(t, fs)
 	fs.full.Store(true)
 	dir := t.TempDir()
-	_, err := store.Open(dir, nil)
+	_, err := pebblestore.Open(ctx, dir, nil)
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "create a store") {
 		t.Errorf("creating a store on a full disk: %v, want ENOSPC saying so", err)
 	}
-	_, err = store.Open(dir, &store.Options{Pebble: pebblekv.Options{MustExist: true}})
+	_, err = pebblestore.Open(ctx, dir, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
 	if !errors.Is(err, store.ErrNoStore) || errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("opening an absent store on a full disk: %v, want ErrNoStore", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblestore"
 )
 
 // smallDisk is a tmpfs of size for the test (tmpfs.Mount).
@@ -35,7 +36,7 @@ func TestRealDiskFull(t *testing.T) {
 	mnt := smallDisk(t, "2m")
 	lines := logLines(t)
 	dir := filepath.Join(mnt, "s")
-	s, err := store.Open(dir, &store.Options{NoSync: true})
+	s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +63,8 @@ func TestRealDiskFull(t *testing.T) {
 	checkKeys(t, s, synced)
 	within(t, 10*time.Second, "Close on a full disk", func() { s.Close() })
 
-	for _, opts := range []*store.Options{nil, {NoSync: true}} {
-		within(t, 10*time.Second, "Open on a full disk", func() { s, err = store.Open(dir, opts) })
+	for _, opts := range []*pebblestore.Options{nil, {Store: store.Options{NoSync: true}}} {
+		within(t, 10*time.Second, "Open on a full disk", func() { s, err = pebblestore.Open(ctx, dir, opts) })
 		if err != nil {
 			t.Fatalf("Open on a full disk: %v, want a read-only store", err)
 		}
@@ -82,7 +83,7 @@ func TestRealDiskFull(t *testing.T) {
 	}
 
 	growDisk(t, mnt, "64m")
-	s, err = store.Open(dir, nil)
+	s, err = pebblestore.Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatalf("Open once the disk has room: %v", err)
 	}

@@ -84,14 +84,14 @@ func rawKeys(t *testing.T, kv store.KV) map[string]string {
 // too, then checks what scans report, what Check counts, and what Check
 // with Fix rewrites.
 func testCheck(t *testing.T, open func(t *testing.T) store.KV) {
-	s := newStore(t, open)
+	s, kv := newStoreKV(t, open)
 	seeds := NewSeeds(t)
 	conflictTerm := term.Tuple(term.Atom("big2"), term.BigInt(new(big.Int).Lsh(big.NewInt(3), 90)))
 	conflictLegacy, err := (sext.Options{Legacy: true}).Encode(conflictTerm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wb := s.KV().NewBatch()
+	wb := kv.NewBatch()
 	raw := map[string]string{
 		string(must(t, term.Tuple(term.Atom("k"), term.Int(1)))): "one",
 		string(must(t, term.Tuple(term.Atom("k"), term.Int(2)))): "two",
@@ -143,7 +143,7 @@ func testCheck(t *testing.T, open func(t *testing.T) store.KV) {
 	if r.Keys != want.Keys || r.Foreign != want.Foreign || r.NonCanonical != want.NonCanonical || r.Fixed != 0 || r.Clean() || reported != 3 {
 		t.Errorf("Check = %+v (%d reported), want %+v", r, reported, want)
 	}
-	if got := rawKeys(t, s.KV()); !mapsEqual(got, raw) {
+	if got := rawKeys(t, kv); !mapsEqual(got, raw) {
 		t.Errorf("Check without Fix changed the store")
 	}
 
@@ -176,7 +176,7 @@ func testCheck(t *testing.T, open func(t *testing.T) store.KV) {
 	delete(after, string(seeds.Unsorted))
 	after[string(must(t, seeds.LegacyTerm))] = "legacy"
 	after[string(must(t, seeds.UnsortedTerm))] = "unsorted"
-	if got := rawKeys(t, s.KV()); !mapsEqual(got, after) {
+	if got := rawKeys(t, kv); !mapsEqual(got, after) {
 		t.Errorf("after Check(Fix) the store holds\n%q\nwant\n%q", got, after)
 	}
 	for x, v := range map[*term.Term]string{&seeds.LegacyTerm: "legacy", &seeds.UnsortedTerm: "unsorted", &conflictTerm: "conflict-new"} {

@@ -87,6 +87,7 @@ func keyID(k term.Term) (kind string, id int, ok bool) {
 type concRun struct {
 	t      *testing.T
 	s      *store.Store
+	kv     store.KV // under s, for the foreign keys seed writes
 	stats  map[string]*concStat
 	fails  atomic.Int64 // wrong answers, errors and panics, all kinds
 	cycled atomic.Int64 // CheckIndexes findings on the cycled index (see checkIdx)
@@ -122,7 +123,8 @@ func testConcurrent(t *testing.T, open func(t *testing.T) store.KV) {
 			t.Fatalf("%s=%q: %v", ConcDurationEnv, v, err)
 		}
 	}
-	c := &concRun{t: t, s: newStore(t, open), stats: map[string]*concStat{}}
+	s, kv := newStoreKV(t, open)
+	c := &concRun{t: t, s: s, kv: kv, stats: map[string]*concStat{}}
 	c.seed()
 	roles := []struct {
 		n   int
@@ -221,7 +223,7 @@ func (c *concRun) seed() {
 	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	wb := s.KV().NewBatch()
+	wb := c.kv.NewBatch()
 	for _, k := range concForeign {
 		wb.Set(k, []byte("foreign"))
 	}

@@ -16,14 +16,13 @@ import (
 // (NewIter fails, or Next returns false and Err reports it); and the
 // batch that was refused wrote nothing.
 func testContext(t *testing.T, open func(t *testing.T) store.KV) {
-	s := newStore(t, open)
+	s, kv := newStoreKV(t, open)
 	key := term.Tuple(term.Atom("ctx"), term.Int(1))
 	if err := s.Put(ctx, key, []byte("before")); err != nil {
 		t.Fatal(err)
 	}
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	kv := s.KV()
 	if _, err := kv.Get(done, []byte("x")); !errors.Is(err, context.Canceled) {
 		t.Errorf("Get with a cancelled context: %v, want context.Canceled", err)
 	}

@@ -353,7 +353,7 @@ func testIndexBuildRace(t *testing.T, open func(t *testing.T) store.KV) {
 // name, tokens of another scan; and check with Fix repairs an index
 // that raw writes broke.
 func testIndexErrors(t *testing.T, open func(t *testing.T) store.KV) {
-	s := newStore(t, open)
+	s, kv := newStoreKV(t, open)
 	if err := s.CreateIndex(ctx, "none", term.Tuple(term.Atom("order"), term.Atom("_")), nil); !errors.Is(err, store.ErrIndexPattern) {
 		t.Errorf("index without a variable: %v, want ErrIndexPattern", err)
 	}
@@ -379,14 +379,14 @@ func testIndexErrors(t *testing.T, open func(t *testing.T) store.KV) {
 	}
 	page := collectIndex(t, s.IndexScan(ctx, byID.name, term.Atom("_"), store.IndexScanOptions{Limit: 2}))
 	tok := page[1].Continuation()
-	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Int(3), store.IndexScanOptions{After: tok})); !errors.Is(err, store.ErrIndexTokenMismatch) {
-		t.Errorf("token of another scan: %v, want ErrIndexTokenMismatch", err)
+	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Int(3), store.IndexScanOptions{After: tok})); !errors.Is(err, store.ErrTokenMismatch) {
+		t.Errorf("token of another scan: %v, want ErrTokenMismatch", err)
 	}
-	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Atom("_"), store.IndexScanOptions{After: tok, Reverse: true})); !errors.Is(err, store.ErrIndexTokenMismatch) {
-		t.Errorf("token of the other direction: %v, want ErrIndexTokenMismatch", err)
+	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Atom("_"), store.IndexScanOptions{After: tok, Reverse: true})); !errors.Is(err, store.ErrTokenMismatch) {
+		t.Errorf("token of the other direction: %v, want ErrTokenMismatch", err)
 	}
-	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Atom("_"), store.IndexScanOptions{After: tok[:len(tok)-2]})); !errors.Is(err, store.ErrIndexToken) {
-		t.Errorf("token cut short: %v, want ErrIndexToken", err)
+	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Atom("_"), store.IndexScanOptions{After: tok[:len(tok)-2]})); !errors.Is(err, store.ErrToken) {
+		t.Errorf("token cut short: %v, want ErrToken", err)
 	}
 	if got := collectIndex(t, s.IndexScanRange(ctx, byID.name, term.Int(3), term.Int(5), store.IndexScanOptions{KeysOnly: true})); len(got) != 3 {
 		t.Errorf("IndexScanRange(3, 5) yields %d entries, want 3", len(got))
@@ -394,7 +394,7 @@ func testIndexErrors(t *testing.T, open func(t *testing.T) store.KV) {
 
 	// Break the index with raw writes: a data key without its entry,
 	// an entry without data, a stale entry, a foreign reserved key.
-	wb := s.KV().NewBatch()
+	wb := kv.NewBatch()
 	wb.Set(must(t, orderKey(9, 100)), []byte("raw")) // no entry
 	wb.Delete(must(t, orderKey(1, 1)))               // its entry stays
 	stale := append([]byte{0}, must(t, term.Tuple(term.Atom("index"), term.Binary([]byte(byID.name)), term.Int(99), orderKey(2, 2)))...)

@@ -329,13 +329,13 @@ func testSelectContext(t *testing.T, open func(t *testing.T) store.KV) {
 }
 
 func testSelectForeign(t *testing.T, open func(t *testing.T) store.KV) {
-	s := newStore(t, open)
+	s, kv := newStoreKV(t, open)
 	putAll(t, s, "{p,1}", "a", "{p,3}", "c")
 	pre, err := sext.Prefix(term.Tuple(term.Atom("p"), term.Atom("_")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wb := s.KV().NewBatch()
+	wb := kv.NewBatch()
 	wb.Set(append(bytes.Clone(pre), 0x0A, 0xFF), []byte("junk")) // a cut-short integer
 	if err := wb.Commit(ctx, true); err != nil {
 		t.Fatal(err)

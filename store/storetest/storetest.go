@@ -53,13 +53,21 @@ func Run(t *testing.T, open func(t *testing.T) store.KV) {
 // newStore wraps a fresh KV in a Store that is closed, and checked, when
 // the test ends.
 func newStore(t *testing.T, open func(t *testing.T) store.KV) *store.Store {
-	s := store.New(open(t), nil)
+	s, _ := newStoreKV(t, open)
+	return s
+}
+
+// newStoreKV is newStore, and the KV under the store, for tests that
+// write raw bytes beside it as another program might.
+func newStoreKV(t *testing.T, open func(t *testing.T) store.KV) (*store.Store, store.KV) {
+	kv := open(t)
+	s := store.New(kv, nil)
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil && !errors.Is(err, store.ErrClosed) {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	return s
+	return s, kv
 }
 
 func testKV(t *testing.T, open func(t *testing.T) store.KV) {
@@ -418,7 +426,7 @@ func checkEntries(t *testing.T, what string, got []store.Entry, want []record) {
 // testBadKeys writes keys that are not sext encodings straight through
 // the seam, as another program sharing the store might.
 func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
-	s := newStore(t, open)
+	s, kv := newStoreKV(t, open)
 	good := []term.Term{
 		term.Tuple(term.Atom("a"), term.Int(1)),
 		term.Tuple(term.Atom("a"), term.Int(2)),
@@ -437,7 +445,7 @@ func testBadKeys(t *testing.T, open func(t *testing.T) store.KV) {
 		{0x10, 0, 0, 0, 9},           // a tuple that promises 9 elements
 		{0xff, 0xfe},
 	}
-	wb := s.KV().NewBatch()
+	wb := kv.NewBatch()
 	for _, k := range bad {
 		if err := wb.Set(k, []byte("foreign")); err != nil {
 			t.Fatal(err)
