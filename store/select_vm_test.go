@@ -3,13 +3,11 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/internal/erlvm"
 	"github.com/erlsext/sext/internal/specgen"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
@@ -33,22 +32,11 @@ type vmCase struct {
 }
 
 // vmChecks is how many cases TestSelectAgreesWithETS runs: the number
-// -rapid.checks gives, or 10,000 (100 with -short), the repository's
-// TestMain convention. The store package has no TestMain setting the flag:
-// TestCheckFixProperty opens a Pebble store a case, and took 2m8s at
-// 10,000 checks.
-func vmChecks() int {
-	n := 10000
-	if testing.Short() {
-		n = 100
-	}
-	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "rapid.checks" {
-			n, _ = strconv.Atoi(f.Value.String())
-		}
-	})
-	return max(n, 1)
-}
+// -rapid.checks gives, or testsize's count (1,000; 10,000 at full size;
+// 100 with -short). The store package has no TestMain setting the flag
+// for its properties: TestCheckFixProperty opens a Pebble store a case,
+// and took 2m8s at 10,000 checks.
+func vmChecks() int { return testsize.Checks() }
 
 // vmBatch is how many cases go to the VM in one call.
 const vmBatch = 500
