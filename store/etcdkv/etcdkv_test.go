@@ -24,8 +24,11 @@ var ctx = context.Background()
 
 // TestEtcd runs everything that needs a healthy cluster on one
 // three-member cluster, each part in its own key prefix; TestFaults has
-// a cluster of its own to break.
+// a cluster of its own to break. The package's tests that start a
+// cluster run in parallel (go test's -parallel, the number of CPUs, at
+// a time): much of their time is waiting on etcd.
 func TestEtcd(t *testing.T) {
+	t.Parallel()
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	t.Run("Conformance", func(t *testing.T) { storetest.Run(t, opener(c)) })
 	t.Run("Paging", func(t *testing.T) { testPaging(t, c) })

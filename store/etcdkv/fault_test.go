@@ -9,18 +9,21 @@ import (
 	"time"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
 	"github.com/erlsext/sext/store/storetest"
 	"github.com/erlsext/sext/term"
 )
 
-// Fault test sizes: enough batches that the kill lands mid-load.
+// Fault test sizes: enough batches that the kill lands mid-load (half
+// as many in a quick run as at testsize's full size).
 const (
-	faultBatches   = 300
 	faultBatchSize = 20
 	faultTimeout   = 2 * time.Second
 )
+
+var faultBatches = testsize.Pick(150, 300)
 
 func loadKey(i int) term.Term { return term.Tuple(term.Atom("load"), term.Int(int64(i))) }
 
@@ -30,6 +33,7 @@ func loadKey(i int) term.Term { return term.Tuple(term.Atom("load"), term.Int(in
 // with no quorum, calls fail within the timeout with ErrUnavailable. Then
 // it restarts both: every acknowledged write is still there.
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	kv := openT(t, c, etcdkv.Options{Prefix: []byte("faults/"), Timeout: faultTimeout, PageSize: 500})
 	s := store.New(storetest.Checked(t, kv), nil)
@@ -146,7 +150,7 @@ func TestFaults(t *testing.T) {
 	}()
 
 	// Kill the leader a third of the way in.
-	for acked.Load() < faultBatches/3 {
+	for acked.Load() < int64(faultBatches/3) {
 		select {
 		case err := <-loadDone:
 			t.Fatalf("load ended early: %v", err)

@@ -19,6 +19,7 @@ import (
 // wrong: two Stores on one cluster (two processes, as far as the index
 // definitions go) and a leader killed in the middle of a load.
 func TestIndexes(t *testing.T) {
+	t.Parallel()
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	t.Run("TwoStores", func(t *testing.T) { testIndexTwoStores(t, c) })
 	t.Run("LeaderKilled", func(t *testing.T) { testIndexLeaderKilled(t, c) })

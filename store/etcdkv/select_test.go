@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
 	"github.com/erlsext/sext/store/storetest"
@@ -13,12 +14,14 @@ import (
 // TestEtcdSelect runs the Select suite on a three-member cluster of its
 // own, each store in a key prefix of its own. Fewer keys and specs than
 // on Pebble: every page and every range is a round trip, and a reverse
-// page costs etcd the rest of its range (docs/DESIGN.md).
+// page costs etcd the rest of its range (docs/DESIGN.md); half as many
+// again in a quick run (testsize).
 func TestEtcdSelect(t *testing.T) {
+	t.Parallel()
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	n := 0
 	storetest.RunSelect(t, func(t *testing.T) store.KV {
 		n++
 		return open(t, c, etcdkv.Options{Prefix: fmt.Appendf(nil, "select/%d/", n)})
-	}, storetest.SelectConfig{Keys: 800, Specs: 60})
+	}, testsize.Pick(storetest.SelectConfig{Keys: 400, Specs: 30}, storetest.SelectConfig{Keys: 800, Specs: 60}))
 }

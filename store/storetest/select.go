@@ -11,16 +11,18 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/internal/specgen"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
 
 // SelectConfig sizes RunSelect: a remote backend may want fewer keys
-// and specifications than an embedded one.
+// and specifications than an embedded one. The defaults are the full
+// size's; a quick run (see the package doc) takes a third of them.
 type SelectConfig struct {
-	Keys  int // random keys stored; 0 means 3000
-	Specs int // random specifications run; 0 means 300
+	Keys  int // random keys stored; 0 means 3000 (1000 quick)
+	Specs int // random specifications run; 0 means 300 (100 quick)
 }
 
 // RunSelect checks Store.Select on a backend: for random keys and random
@@ -34,10 +36,10 @@ type SelectConfig struct {
 // cursor or a batch fails the test.
 func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig) {
 	if cfg.Keys <= 0 {
-		cfg.Keys = 3000
+		cfg.Keys = testsize.Pick(1000, 3000)
 	}
 	if cfg.Specs <= 0 {
-		cfg.Specs = 300
+		cfg.Specs = testsize.Pick(100, 300)
 	}
 	open = checkedOpen(open)
 	t.Run("BruteForce", func(t *testing.T) { testSelectBruteForce(t, open, cfg) })

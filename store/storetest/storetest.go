@@ -8,6 +8,11 @@
 // Every KV it opens is wrapped with Checked, which fails the test on any
 // misuse of the backend's cursors and batches.
 //
+// The suite runs at full size under CI (CI=true) or with
+// SEXT_TEST_SIZE=full, and smaller elsewhere (SEXT_TEST_SIZE=quick, the
+// default): a quarter of NumKeys, and a third of RunSelect's default keys
+// and specifications. Every check runs at either size.
+//
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) store.KV { return openMyBackend(t) })
 //	}
@@ -24,6 +29,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
@@ -33,8 +39,12 @@ import (
 var ctx = context.Background()
 
 // NumKeys is the number of random keys the ordering and pattern tests
-// store.
+// store at full size; a quick run stores a quarter of them.
 const NumKeys = 10000
+
+// numKeys is the number of keys this run's ordering and pattern tests
+// store.
+func numKeys() int { return testsize.Pick(NumKeys/4, NumKeys) }
 
 // Run runs the suite. open must return a new, empty KV each time it is
 // called; Run closes it and fails the test if Close reports an error (for
@@ -210,13 +220,13 @@ type record struct {
 	value []byte
 }
 
-// fill stores NumKeys distinct random keys in batches and returns them
+// fill stores numKeys distinct random keys in batches and returns them
 // in term order.
 func fill(t *testing.T, s *store.Store, g *Gen) []record {
 	seen := map[string]bool{}
 	var recs []record
 	b := s.NewBatch()
-	for len(recs) < NumKeys {
+	for n := numKeys(); len(recs) < n; {
 		k := g.Key()
 		enc, err := sext.Encode(k)
 		if err != nil {
