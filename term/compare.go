@@ -22,6 +22,8 @@ var rank = [...]uint8{
 	KindMap:    7,
 	KindList:   8,
 	KindBinary: 9,
+
+	KindBinaryPrefix: 9, // among the binaries: see BinaryPrefix
 }
 
 // Compare returns -1, 0 or +1 as a sorts before, with or after b in the
@@ -36,7 +38,9 @@ var rank = [...]uint8{
 //     numeric fields in the encoding's order (Erlang's own order of them,
 //     which map keys follow, is in erlorder.go);
 //   - a Desc sorts before every other term, and Desc terms among
-//     themselves in the reverse order of what they wrap.
+//     themselves in the reverse order of what they wrap;
+//   - a BinaryPrefix pattern element sorts among the binaries, after
+//     every binary that begins with its prefix.
 func Compare(a, b Term) int { return compare(a, b, orderBytes) }
 
 // order selects one of the orders compare knows.
@@ -84,7 +88,10 @@ func compareAt(a, b Term, keys order, depth int) int {
 		return compareNumbers(a, b, ka, kb)
 	case KindAtom:
 		return strings.Compare(a.name(), b.name())
-	case KindBinary:
+	case KindBinary, KindBinaryPrefix:
+		if ka != kb || ka == KindBinaryPrefix {
+			return compareBinaryPrefix(a, b)
+		}
 		return compareBits(a.bytes(), a.n(), b.bytes(), b.n())
 	case KindTuple:
 		if c := cmp.Compare(a.n(), b.n()); c != 0 {

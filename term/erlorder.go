@@ -86,7 +86,7 @@ func erlRank(t Term) int {
 		}
 		return 10
 	}
-	return 11 // binary
+	return 11 // binary, and a binary prefix among them (see BinaryPrefix)
 }
 
 // CompareErlang returns -1, 0 or +1 as a sorts before, with or after b in
@@ -131,7 +131,10 @@ func compareArithAt(a, b Term, exact bool, depth int) int {
 		return compareArithNumbers(a, b)
 	case KindAtom:
 		return strings.Compare(a.Atom(), b.Atom())
-	case KindBinary:
+	case KindBinary, KindBinaryPrefix:
+		if a.Kind() != b.Kind() || a.Kind() == KindBinaryPrefix {
+			return compareBinaryPrefix(a, b)
+		}
 		return compareBits(a.Bytes(), a.BitLen(), b.Bytes(), b.BitLen())
 	case KindPid:
 		return erlangPids(a.Pid(), b.Pid())

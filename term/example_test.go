@@ -17,7 +17,7 @@ func ExampleParse() {
 	fmt.Println(t)
 	// Output:
 	// tuple 4
-	// {order,42,[<<105,100,0>>,[97,98]|tail],#{qty => 1.5}}
+	// {order,42,[<<105,100,0>>,"ab"|tail],#{qty => 1.5}}
 }
 
 func ExampleTerm_String() {
@@ -33,6 +33,32 @@ func ExampleTerm_String() {
 	fmt.Println(t)
 	// Output:
 	// {ok,'hello world',1.0e20,<<1,5:3>>,[1|b],#Pid<a@b,85,1,4>,#Desc<-1>}
+}
+
+// P prints lists and binaries of printable characters as strings, as
+// Erlang's ~p does; W prints them as numbers, as ~w does.
+func ExampleFormat() {
+	t := term.Tuple(term.Atom("user"), term.Int(42), term.Binary([]byte("alice")),
+		term.Binary([]byte("héllo")), term.List(term.Int('h'), term.Int('i')), term.Binary([]byte{0, 1}))
+	fmt.Println(term.P.Text(t))
+	fmt.Println(term.W.Text(t))
+	fmt.Println(term.P.WithPrintableRange(term.Unicode).Text(term.List(term.Int('λ'))))
+	// Output:
+	// {user,42,<<"alice">>,<<"héllo"/utf8>>,"hi",<<0,1>>}
+	// {user,42,<<97,108,105,99,101>>,<<104,195,169,108,108,111>>,[104,105],<<0,1>>}
+	// "λ"
+}
+
+// A pattern element that matches every binary beginning with some bytes,
+// here every binary name beginning with "ali".
+func ExampleBinaryPrefix() {
+	p := term.Tuple(term.Atom("user"), term.Atom("_"), term.BinaryPrefix([]byte("ali")))
+	fmt.Println(p)
+	q := term.MustParse(`{user, '_', <<"ali", _/binary>>}`)
+	fmt.Println(term.Equal(p, q), string(q.Elems()[2].BinaryPrefix()))
+	// Output:
+	// {user,'_',<<"ali",_/binary>>}
+	// true ali
 }
 
 func ExampleAppendString() {

@@ -31,14 +31,44 @@ type ParseOptions struct {
 	MaxDepth int
 }
 
-// Parse reads exactly one term written in Erlang's term syntax, as String
-// writes it, with an optional trailing "." as Erlang's own term reader
+// Parse reads exactly one term written in Erlang's term syntax, as P and
+// W write it, with an optional trailing "." as Erlang's own term reader
 // wants. It also reads what a person typing terms writes: whitespace and
 // % comments between tokens, strings ("abc", a list of code points),
-// binary strings (<<"abc",0>>), Base#Digits integers (16#FF), character
-// literals ($a, $\n) and digit separators (1_000). Errors are of type
-// *SyntaxError. Atom names are copied, so the result does not keep s alive.
+// Base#Digits integers (16#FF), character literals ($a, $\n), digit
+// separators (1_000), and Erlang's bit syntax for binaries with literal
+// values: <<"abc",0>>, <<"héllo"/utf8>>, <<1:16/little>>, <<-1:12/signed>>,
+// <<1.5/float>> (see the binary syntax below). Errors are of type
+// *SyntaxError. Atom names are copied, so the result does not keep s
+// alive.
+//
+// Two pattern forms read as the patterns they are: <<"ali",_/binary>> is
+// BinaryPrefix([]byte("ali")), and "ali" ++ T is the list [$a,$l,$i|T],
+// as in Erlang, so that "ali" ++ '_' matches every list that begins with
+// "ali".
+//
+// In a binary each segment is Value[:Size][/Types], as in Erlang: Value
+// an integer, character, float or string (each of whose characters is a
+// segment of the same Size and Types); Types among integer (the default),
+// float, utf8, utf16, utf32, signed, unsigned, big, little and unit:N.
+// An integer segment is Size*Unit bits (default 8), at most
+// MaxSegmentBits; a float segment 32 or 64. Segments need not be whole
+// bytes: <<1:4,2:4>> is <<18>>, <<1:3>> a bitstring. Unlike Erlang,
+// Parse refuses a value that does not fit its segment rather than
+// truncating it (<<256>> is an error, not <<0>>), and native byte order,
+// whose meaning depends on the machine.
 func Parse(s string) (Term, error) { return ParseOptions{}.Parse(s) }
+
+// MustParse is Parse for text known to be valid, such as patterns written
+// in a program: it panics if s does not parse, with the error's position
+// and message.
+func MustParse(s string) Term {
+	t, err := Parse(s)
+	if err != nil {
+		panic("term: MustParse(" + strconv.Quote(clip(s)) + "): " + err.Error())
+	}
+	return t
+}
 
 // Parse reads one term as the package-level Parse does, with o's limits.
 func (o ParseOptions) Parse(s string) (Term, error) {
@@ -80,7 +110,7 @@ type parser struct {
 	maxDepth int
 	terms    []Term
 	entries  []MapEntry
-	bytes    []byte
+	bytes    []byte // a binary's bytes, as they are written
 }
 
 func (p *parser) next() error { return p.s.scan() }
@@ -220,33 +250,60 @@ func (p *parser) number() (Term, error) {
 }
 
 // str parses adjacent string literals, which Erlang joins, as a list of
-// code points.
+// code points, and a tail joined on with ++, as in Erlang's pattern
+// "ab" ++ T, the list [$a, $b | T]: "ab" ++ '_' is a pattern for every
+// list that begins with "ab".
 func (p *parser) str(depth int) (Term, error) {
 	if err := p.enter(depth); err != nil {
 		return Term{}, err
 	}
-	// Adjacent literals gather their code points in one run, and the list
-	// is made once at its size: 16 bytes a character.
+	// Adjacent literals, and literals joined by ++, gather their code
+	// points in one run, and the list is made once at its size: 16 bytes
+	// a character, and linear however many literals are joined.
+	for {
+		if err := p.nextJoined(); err != nil {
+			return Term{}, err
+		}
+		if p.s.tok == tString {
+			continue
+		}
+		if p.s.tok != tPlusPlus {
+			return List(codePoints(p.s.runes, 0)...), nil
+		}
+		if err := p.nextJoined(); err != nil {
+			return Term{}, err
+		}
+		if p.s.tok == tString {
+			continue
+		}
+		// The tail: the run is copied out first, as scanning the tail's
+		// own strings reuses the scanner's runes.
+		elems := codePoints(p.s.runes, 1)
+		tail, err := p.term(depth)
+		if err != nil {
+			return Term{}, err
+		}
+		elems[len(elems)-1] = tail
+		return ListWithTail(elems...), nil
+	}
+}
+
+// nextJoined scans the next token, a string among them appending its
+// code points to the run before it.
+func (p *parser) nextJoined() error {
 	p.s.join = true
 	err := p.next()
 	p.s.join = false
-	for err == nil && p.s.tok == tString {
-		p.s.join = true
-		err = p.next()
-		p.s.join = false
-	}
-	if err != nil {
-		return Term{}, err
-	}
-	return List(codePoints(p.s.runes)...), nil
+	return err
 }
 
-// codePoints returns rs as integer terms.
-func codePoints(rs []rune) []Term {
-	if len(rs) == 0 {
+// codePoints returns rs as integer terms, with room for extra more
+// terms after them.
+func codePoints(rs []rune, extra int) []Term {
+	if len(rs)+extra == 0 {
 		return nil
 	}
-	elems := make([]Term, len(rs))
+	elems := make([]Term, len(rs)+extra)
 	for i, r := range rs {
 		elems[i] = Int(int64(r))
 	}
@@ -401,121 +458,6 @@ func (p *parser) mapTerm(depth int) (Term, error) {
 	clear(p.entries[start:])
 	p.entries = p.entries[:start]
 	return Map(entries...), nil
-}
-
-// binary parses <<...>>: bytes as integers or strings, and a last segment
-// that may carry :Bits for a bitstring. A segment of size 0 adds nothing,
-// wherever it stands, as in Erlang.
-func (p *parser) binary(depth int) (Term, error) {
-	if err := p.enter(depth); err != nil {
-		return Term{}, err
-	}
-	if err := p.next(); err != nil {
-		return Term{}, err
-	}
-	p.bytes = p.bytes[:0]
-	bits := 0                 // bits of a partial last byte
-	for p.s.tok != tGreater { // each pass reads a segment and what follows
-		if bits != 0 {
-			return Term{}, p.errorf(p.s.pos, "only the last segment of a binary may have fewer than 8 bits")
-		}
-		if p.s.tok == tString {
-			p.bytes = growBy(p.bytes, len(p.s.runes))
-			for _, r := range p.s.runes {
-				if r > 0xFF {
-					return Term{}, p.errorf(p.s.pos, "character %#x in binary string is not a byte", r)
-				}
-				p.bytes = append(grow(p.bytes), byte(r))
-			}
-			if err := p.next(); err != nil {
-				return Term{}, err
-			}
-		} else {
-			pos := p.s.pos
-			v, err := p.segmentValue()
-			if err != nil {
-				return Term{}, err
-			}
-			size := 8
-			if p.s.tok == tColon {
-				if err := p.next(); err != nil {
-					return Term{}, err
-				}
-				if p.s.tok != tInt || p.s.ibig != nil || p.s.ival > 8 {
-					return Term{}, p.errorf(p.s.pos, "segment size must be 0 to 8")
-				}
-				size = int(p.s.ival)
-				if err := p.next(); err != nil {
-					return Term{}, err
-				}
-			}
-			if v >= 1<<size {
-				return Term{}, p.errorf(pos, "segment value out of range 0..%d", 1<<size-1)
-			}
-			switch {
-			case size == 0: // no bits at all, as Erlang's <<0:0>> is <<>>
-			case size < 8:
-				bits = size
-				p.bytes = append(grow(p.bytes), byte(v<<(8-size)))
-			default:
-				p.bytes = append(grow(p.bytes), byte(v))
-			}
-		}
-		if p.s.tok != tComma {
-			break
-		}
-		if err := p.next(); err != nil {
-			return Term{}, err
-		}
-		if p.s.tok == tGreater {
-			return Term{}, p.unexpected("in binary, expected segment")
-		}
-	}
-	// The closing >> is two '>' tokens, so that #Desc<<<1>>> reads.
-	if p.s.tok != tGreater {
-		return Term{}, p.unexpected("in binary")
-	}
-	first := p.s.pos
-	if err := p.next(); err != nil {
-		return Term{}, err
-	}
-	if p.s.tok != tGreater || p.s.pos != first+1 {
-		return Term{}, p.errorf(first, "expected '>>' to close binary")
-	}
-	if err := p.next(); err != nil {
-		return Term{}, err
-	}
-	data := slices.Clone(p.bytes)
-	if data == nil {
-		data = []byte{}
-	}
-	n := 8 * len(data)
-	if bits != 0 {
-		n -= 8 - bits
-	}
-	return Bitstring(data, n), nil
-}
-
-// segmentValue parses a binary segment's integer, which may be written as
-// any integer or character; the caller checks its range.
-func (p *parser) segmentValue() (uint64, error) {
-	switch p.s.tok {
-	case tInt, tChar, tFloat, tMinus, tPlus:
-	default:
-		return 0, p.unexpected("in binary")
-	}
-	pos := p.s.pos
-	t, err := p.number()
-	if err != nil {
-		return 0, err
-	}
-	if t.Kind() != KindInt {
-		return 0, p.errorf(pos, "binary segment must be an integer")
-	}
-	if !t.IsInt64() || t.Int64() < 0 || t.Int64() > 255 {
-		return 0, p.errorf(pos, "segment value out of range 0..255")
-	}
-	return uint64(t.Int64()), nil
 }
 
 // desc parses #Desc<Term>.

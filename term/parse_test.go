@@ -37,6 +37,45 @@ func TestParse(t *testing.T) {
 		{`<<"ab",0,"">>`, Binary([]byte{'a', 'b', 0})},
 		{`<<"é\xff">>`, Binary([]byte{0xE9, 0xFF})},
 		{`<<"a","b",3:2>>`, Bitstring([]byte{'a', 'b', 0xC0}, 18)},
+		// Erlang's bit syntax: sizes, types, byte order, unit, and
+		// segments of any size anywhere, <<1:4,2:4>> being <<18>>.
+		{"<<1:9>>", Bitstring([]byte{0, 0x80}, 9)},
+		{"<<1:3,2>>", Bitstring([]byte{0x20, 0x40}, 11)},
+		{"<<1:3,0:0>>", Bitstring([]byte{0x20}, 3)},
+		{"<<1:4,2:4>>", Binary([]byte{0x12})},
+		{"<<16#0102:16>>", Binary([]byte{1, 2})},
+		{"<<16#0102:16/little>>", Binary([]byte{2, 1})},
+		{"<<16#0102:16/big-unsigned-integer>>", Binary([]byte{1, 2})},
+		{"<<16#123:12/little>>", Bitstring([]byte{0x23, 0x10}, 12)},
+		{"<<16#12345:20/little>>", Bitstring([]byte{0x45, 0x23, 0x10}, 20)},
+		{"<<-1:12/little-signed>>", Bitstring([]byte{0xFF, 0xF0}, 12)},
+		{"<<-1:16/signed>>", Binary([]byte{0xFF, 0xFF})},
+		{"<<-128/signed>>", Binary([]byte{0x80})},
+		{"<<1:2/unit:8>>", Binary([]byte{0, 1})},
+		{"<<16#0102030405060708090A:80>>", Binary([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})},
+		{"<<16#0102030405060708090A:80/little>>", Binary([]byte{10, 9, 8, 7, 6, 5, 4, 3, 2, 1})},
+		{"<<0:65/signed>>", Bitstring(make([]byte, 9), 65)},
+		{"<<-2:72/signed>>", Binary([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE})},
+		{"<<-1267650600228229401496703205376:101/signed>>", Bitstring([]byte{0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 101)},
+		{"<<1.5/float>>", Binary([]byte{0x3F, 0xF8, 0, 0, 0, 0, 0, 0})},
+		{"<<1.5:32/float-little>>", Binary([]byte{0, 0, 0xC0, 0x3F})},
+		{"<<1/float>>", Binary([]byte{0x3F, 0xF0, 0, 0, 0, 0, 0, 0})},
+		{`<<"héllo"/utf8>>`, Binary([]byte("héllo"))},
+		{`<<"λ"/utf8, $é/utf8, 16#1F600/utf8>>`, Binary([]byte("λé😀"))},
+		{`<<"a😀"/utf16>>`, Binary([]byte{0, 'a', 0xD8, 0x3D, 0xDE, 0x00})},
+		{`<<"a"/utf16-little>>`, Binary([]byte{'a', 0})},
+		{`<<"a"/utf32>>`, Binary([]byte{0, 0, 0, 'a'})},
+		{`<<"ab":16>>`, Binary([]byte{0, 'a', 0, 'b'})},
+		{`<<"ab" "c">>`, Binary([]byte("abc"))},
+		{`<<"ab":4/unit:2>>`, Binary([]byte("ab"))},
+		// The pattern <<Prefix, _/binary>>.
+		{`<<"ali",_/binary>>`, BinaryPrefix([]byte("ali"))},
+		{`<< "ali" , _ / bytes >>`, BinaryPrefix([]byte("ali"))},
+		{`<<"héllo"/utf8,_/binary>>`, BinaryPrefix([]byte("héllo"))},
+		{"<<_/binary>>", BinaryPrefix(nil)},
+		{"<<1:4,2:4,_/binary>>", BinaryPrefix([]byte{0x12})},
+		{`#Desc<<<"a",_/binary>>>`, Desc(BinaryPrefix([]byte("a")))},
+		{`{user,<<"ali",_/binary>>}`, Tuple(Atom("user"), BinaryPrefix([]byte("ali")))},
 		// Lists and strings.
 		{"[]", List()},
 		{"[ ]", List()},
@@ -56,6 +95,14 @@ func TestParse(t *testing.T) {
 		{`"é😀"`, str("é😀")},
 		{`"\x{D7FF}\x{E000}\x{FFFD}\x{10000}"`, List(Int(0xD7FF), Int(0xE000), Int(0xFFFD), Int(0x10000))},
 		{`["a",$b|"c"]`, List(str("a"), Int('b'), Int('c'))},
+		// "ab" ++ T is [$a,$b|T], as in Erlang.
+		{`"ali" ++ '_'`, ImproperList(str("ali").Elems(), Atom("_"))},
+		{`"ab" ++ "cd"`, str("abcd")},
+		{`"ab" ++ "c" "d" ++ [1]`, List(Int('a'), Int('b'), Int('c'), Int('d'), Int(1))},
+		{`"" ++ x`, Atom("x")},
+		{`"ab" ++ []`, str("ab")},
+		{`"ab" ++ [1|t]`, ImproperList([]Term{Int('a'), Int('b'), Int(1)}, Atom("t"))},
+		{`{"a" ++ '_', "b" ++ "c" ++ '$1'}`, Tuple(ImproperList([]Term{Int('a')}, Atom("_")), ImproperList([]Term{Int('b'), Int('c')}, Atom("$1")))},
 		// Tuples and maps.
 		{"{}", Tuple()},
 		{"{a,1}", Tuple(Atom("a"), Int(1))},
@@ -149,13 +196,45 @@ func TestParseErrors(t *testing.T) {
 		{"<<a>>", 1, 3, "unexpected atom a in binary", ErrSyntax},
 		{"<<8:3>>", 1, 3, "segment value out of range 0..7", ErrSyntax},
 		{"<<1:0>>", 1, 3, "segment value out of range 0..0", ErrSyntax},
-		{"<<1:9>>", 1, 5, "segment size must be 0 to 8", ErrSyntax},
-		{"<<1:x>>", 1, 5, "segment size must be 0 to 8", ErrSyntax},
-		{"<<1:3,0:0>>", 1, 7, "only the last segment of a binary may have fewer than 8 bits", ErrSyntax},
-		{"<<1:3,2>>", 1, 7, "only the last segment of a binary may have fewer than 8 bits", ErrSyntax},
+		{"<<1:x>>", 1, 5, "segment size must be an integer from 0 to 256", ErrSyntax},
+		{"<<1:257>>", 1, 5, "segment size must be an integer from 0 to 256", ErrSyntax},
+		{"<<1:256/unit:2>>", 1, 3, "segment of 512 bits, more than 256", ErrSyntax},
+		{"<<1:2/unit:0>>", 1, 12, "unit must be an integer from 1 to 256", ErrSyntax},
+		{"<<1/unit>>", 1, 9, "unexpected '>' after unit", ErrSyntax},
 		{`<<"ā">>`, 1, 3, "character 0x101 in binary string is not a byte", ErrSyntax},
-		{`<<"a":3>>`, 1, 6, "unexpected ':' in binary", ErrSyntax},
+		{`<<"a":3>>`, 1, 3, "character 0x61 out of range 0..7", ErrSyntax},
+		{`<<"ab"/utf16, "\x{D7FF}":16/signed>>`, 1, 15, "character 0xd7ff out of range -32768..32767", ErrSyntax},
+		{"<<128:8/signed>>", 1, 3, "segment value out of range -128..127", ErrSyntax},
+		{"<<-129:8/signed>>", 1, 3, "segment value out of range -128..127", ErrSyntax},
+		{"<<18446744073709551616:64>>", 1, 3, "segment value out of range 0..18446744073709551615", ErrSyntax},
+		{"<<-1:100>>", 1, 3, "segment value out of range 0..2^100-1", ErrSyntax},
+		{"<<1267650600228229401496703205376:101/signed>>", 1, 3, "segment value out of range -2^100..2^100-1", ErrSyntax},
+		{"<<1.5/integer>>", 1, 3, "binary segment must be an integer", ErrSyntax},
+		{"<<1/float-integer>>", 1, 11, "conflicting types in binary segment", ErrSyntax},
+		{"<<1:16/float>>", 1, 3, "a float segment is 32 or 64 bits, not 16", ErrSyntax},
+		{"<<1.0e300:32/float>>", 1, 3, "segment value out of range of a 32-bit float", ErrSyntax},
+		{"<<1:8/utf8>>", 1, 3, "a utf segment takes no size or unit", ErrSyntax},
+		{"<<16#D800/utf8>>", 1, 3, "value 55296 is no Unicode code point", ErrSyntax},
+		{"<<-1/utf16>>", 1, 3, "value -1 is no Unicode code point", ErrSyntax},
+		{"<<16#110000/utf32>>", 1, 3, "value 1114112 is no Unicode code point", ErrSyntax},
+		{"<<1/native>>", 1, 5, "native byte order is not supported: it depends on the machine; write big or little", ErrSyntax},
+		{"<<1/binary>>", 1, 5, "a binary segment needs a binary value, which Parse does not take; write its bytes", ErrSyntax},
+		{"<<1/utf9>>", 1, 5, "unknown type utf9 in binary segment", ErrSyntax},
+		{"<<1/8>>", 1, 5, "unexpected integer 8 in binary segment, expected a type", ErrSyntax},
 		{"<<<<>>>>", 1, 3, "unexpected '<<' in binary", ErrSyntax},
+		// The pattern <<Prefix, _/binary>>.
+		{"<<_>>", 1, 3, "_ in a binary must be _/binary, the rest of a binary pattern", ErrSyntax},
+		{"<<1,_:8>>", 1, 5, "_ in a binary must be _/binary, the rest of a binary pattern", ErrSyntax},
+		{"<<_/bits>>", 1, 5, "_/bits is not supported: a binary pattern ends in _/binary", ErrSyntax},
+		{"<<_/integer>>", 1, 5, "unexpected atom integer after _/, expected binary", ErrSyntax},
+		{"<<1:3,_/binary>>", 1, 7, "the segments before _/binary must be whole bytes, not 3 bits", ErrSyntax},
+		{"<<_/binary,1>>", 1, 11, "unexpected ',' after _/binary, expected '>>'", ErrSyntax},
+		{"<<X/binary>>", 1, 3, "unexpected variable X in binary", ErrSyntax},
+		// "ab" ++ T: a string literal before ++, as in an Erlang pattern.
+		{`[1] ++ "a"`, 1, 5, "unexpected '++' after term", ErrSyntax},
+		{`"a" ++`, 1, 7, "unexpected end of input", ErrSyntax},
+		{`"a" ++ ++ b`, 1, 8, "unexpected '++'", ErrSyntax},
+		{`"a" ++ X`, 1, 8, "variable X is not a term", ErrSyntax},
 		{"#{a}", 1, 4, "unexpected '}' in map, expected '=>'", ErrSyntax},
 		{"#{a => 1,}", 1, 10, "unexpected '}'", ErrSyntax},
 		{"#{a => 1", 1, 9, "unexpected end of input in map", ErrSyntax},
@@ -387,6 +466,8 @@ func FuzzParse(f *testing.F) {
 		"{}", "{a,1}", "#{}", "#{a => 1,b => 2}", "#{1 => a,1.0 => b}",
 		"#Pid<a@b,85,1,4>", "#Port<a@b,5,3>", "#Ref<a@b,4,1,2,3>", "#Desc<<<1>>>", "#Desc<#Desc<x>>",
 		"{a, % c\n b}.", "[[[[[[[[", "#{#{#{",
+		`<<"héllo"/utf8>>`, `<<"ali",_/binary>>`, "<<1:4,2:12/little,-1:9/signed>>", `<<1.5:32/float>>`,
+		`"ab" ++ '_'`, `<<"a\n\e\"b">>`, `"é\t"`, `<<233,0>>`, `<<_/binary>>`,
 	}
 	for _, s := range seeds {
 		f.Add(s)
@@ -415,6 +496,16 @@ func FuzzParse(f *testing.F) {
 		}
 		if again := w.String(); again != string(text) {
 			t.Fatalf("Parse(%q) printed %s, then %s", s, text, again)
+		}
+		// W's text reads back too, as do P's with the Unicode range.
+		for _, f := range []*Format{W, P.WithPrintableRange(Unicode)} {
+			text, err := f.AppendText(nil, v)
+			if err != nil {
+				t.Fatalf("AppendText of Parse(%q) = %v: %v", s, v, err)
+			}
+			if w, err := Parse(string(text)); err != nil || !Equal(v, w) {
+				t.Fatalf("Parse(%q) = %v, printed %s, which parses as %v, %v", s, v, text, w, err)
+			}
 		}
 	})
 }

@@ -7,20 +7,19 @@ import (
 	"unicode/utf8"
 )
 
-// String returns t in Erlang's term syntax, as io:format("~w") writes it,
-// with this project's #Pid, #Port, #Ref and #Desc forms for what Erlang
-// prints opaquely. Parse reads the text back to an equal term, except for
+// String returns t in Erlang's term syntax as P writes it, the text of
+// io_lib:format("~0tp", [T]) on OTP 25: printable lists as "abc",
+// printable binaries as <<"abc">> or <<"héllo"/utf8>>, everything on one
+// line. What Erlang prints opaquely has this project's forms: #Pid, #Port,
+// #Ref and #Desc. Parse reads the text back to an equal term, except for
 // the terms AppendText refuses (see ErrUnprintable): a NaN or infinite
 // float prints as #NaN, #Inf or #-Inf so that it cannot be mistaken for
-// an atom.
-func (t Term) String() string { return string(AppendString(nil, t)) }
+// an atom. W writes lists and binaries as numbers, as ~w does.
+func (t Term) String() string { return string(P.Append(nil, t)) }
 
 // AppendString appends t's text, as String returns it, to dst. It is the
 // form of AppendText for callers that want no error.
-func AppendString(dst []byte, t Term) []byte {
-	b, _ := appendTerm(dst, t)
-	return b
-}
+func AppendString(dst []byte, t Term) []byte { return P.Append(dst, t) }
 
 // AppendText implements encoding.TextAppender. It appends t's text, as
 // String returns it, to b. For a term that has no exact text form it
@@ -28,13 +27,7 @@ func AppendString(dst []byte, t Term) []byte {
 // written by AppendText always parses back to an equal term: with Parse,
 // or, for an integer of more than DefaultMaxIntDigits digits, with
 // ParseOptions.MaxIntDigits raised to its length.
-func (t Term) AppendText(b []byte) ([]byte, error) {
-	out, err := appendTerm(b, t)
-	if err != nil {
-		return b, err
-	}
-	return out, nil
-}
+func (t Term) AppendText(b []byte) ([]byte, error) { return P.AppendText(b, t) }
 
 // MarshalText implements encoding.TextMarshaler with AppendText's text.
 func (t Term) MarshalText() ([]byte, error) { return t.AppendText(nil) }
@@ -65,10 +58,11 @@ type printFrame struct {
 // what io:format's ~w and ~p write on OTP 25 (measured).
 func printOrder(t Term) []MapEntry { return t.Entries() }
 
-// appendTerm prints t with an explicit stack rather than recursion, so that
-// the depth of a term costs heap memory only. It reports the first reason
-// the text cannot be parsed back, but prints the whole term regardless.
-func appendTerm(b []byte, t Term) ([]byte, error) {
+// appendTerm prints t in format f with an explicit stack rather than
+// recursion, so that the depth of a term costs heap memory only. It
+// reports the first reason the text cannot be parsed back, but prints the
+// whole term regardless.
+func appendTerm(b []byte, t Term, f *Format) ([]byte, error) {
 	var (
 		small [16]printFrame // shallow terms print without allocating
 		stack = small[:0]
@@ -83,8 +77,8 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 			b = growBy(b, 64)
 		}
 		// Write the start of t; a compound with children is pushed and its
-		// first child becomes t.
-		if n := numChildren(t); n > 0 {
+		// first child becomes t. A list P writes as a string is a leaf.
+		if n := numChildren(t); n > 0 && !(f.strings && t.Kind() == KindList && f.printableList(t)) {
 			switch t.Kind() {
 			case KindList:
 				b = append(b, '[')
@@ -95,15 +89,15 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 			case KindDesc:
 				b = append(b, "#Desc<"...)
 			}
-			f := printFrame{t: t}
+			fr := printFrame{t: t}
 			if t.Kind() == KindMap {
-				f.entries = printOrder(t)
+				fr.entries = printOrder(t)
 			}
-			stack = append(stack, f)
-			t = f.child(0)
+			stack = append(stack, fr)
+			t = fr.child(0)
 			continue
 		}
-		b = appendLeaf(b, t, &err)
+		b = f.appendLeaf(b, t, &err)
 
 		// t is complete: close the parents it completes, then move on to
 		// the next sibling.
@@ -111,21 +105,21 @@ func appendTerm(b []byte, t Term) ([]byte, error) {
 			if len(stack) == 0 {
 				return b, err
 			}
-			f := &stack[len(stack)-1]
-			f.i++
-			if f.i < numChildren(f.t) {
+			fr := &stack[len(stack)-1]
+			fr.i++
+			if fr.i < numChildren(fr.t) {
 				switch {
-				case f.t.Kind() == KindMap && f.i&1 == 1:
+				case fr.t.Kind() == KindMap && fr.i&1 == 1:
 					b = append(b, " => "...)
-				case f.t.Kind() == KindList && f.t.tail() && f.i == f.t.n()-1:
+				case fr.t.Kind() == KindList && fr.t.tail() && fr.i == fr.t.n()-1:
 					b = append(b, '|')
 				default:
 					b = append(b, ',')
 				}
-				t = f.child(f.i)
+				t = fr.child(fr.i)
 				break
 			}
-			switch f.t.Kind() {
+			switch fr.t.Kind() {
 			case KindList:
 				b = append(b, ']')
 			case KindTuple, KindMap:
@@ -179,14 +173,18 @@ func appendBig(b []byte, t Term) []byte {
 	return z.SetBits(w).Append(b, 10)
 }
 
-// appendLeaf prints a term the printer does not descend into, including
-// empty compounds. It sets *err to the first reason the text will not
-// parse back.
-func appendLeaf(b []byte, t Term, err *error) []byte {
+// appendLeaf prints a term the printer does not descend into: empty
+// compounds, and lists P writes as strings. It sets *err to the first
+// reason the text will not parse back.
+func (f *Format) appendLeaf(b []byte, t Term, err *error) []byte {
 	ok := true
 	switch t.Kind() {
 	case KindList:
-		b = append(b, "[]"...)
+		if t.n() == 0 {
+			b = append(b, "[]"...)
+		} else {
+			b = appendString(b, t.slice())
+		}
 	case KindTuple:
 		b = append(b, "{}"...)
 	case KindMap:
@@ -202,7 +200,9 @@ func appendLeaf(b []byte, t Term, err *error) []byte {
 	case KindAtom:
 		b, ok = appendAtom(b, t.Atom())
 	case KindBinary:
-		b = appendBinary(b, t.Bytes(), t.BitLen())
+		b = f.appendBinary(b, t.bytes(), t.n(), false)
+	case KindBinaryPrefix:
+		b = f.appendBinary(b, t.bytes(), t.n(), true)
 	case KindPid:
 		p := t.Pid()
 		b = append(b, "#Pid<"...)
@@ -243,29 +243,69 @@ func appendUints(b []byte, us ...uint64) []byte {
 	return b
 }
 
-// appendBinary writes a bitstring as Erlang does: whole bytes, then the
-// bits of a partial last byte as an integer with its size.
-func appendBinary(b, data []byte, bits int) []byte {
+// appendBinary writes a bitstring as f does, and if prefix, as the
+// pattern <<Data, _/binary>>. W writes whole bytes as numbers, then the
+// bits of a partial last byte as an integer with its size; P writes a
+// printable binary as a string (binaryForm).
+func (f *Format) appendBinary(b, data []byte, bits int, prefix bool) []byte {
 	full := bits >> 3
 	if full >= 1<<14 {
-		b = growBy(b, 4*full+10) // at most "255," a byte
+		b = growBy(b, 4*full+20) // at most "255," a byte
 	}
 	b = append(b, "<<"...)
-	for i := range full {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendUint(b, uint64(data[i]), 10)
+	form := binNumbers
+	if f.strings && full > 0 && bits&7 == 0 {
+		form = f.binaryForm(data[:full])
 	}
-	if k := bits & 7; k != 0 {
+	switch form {
+	case binBytes:
+		b = append(b, '"')
+		for _, c := range data[:full] {
+			b = appendQuotedRune(b, rune(c), '"')
+		}
+		b = append(b, '"')
+	case binUTF8:
+		b = append(b, '"')
+		for _, r := range string(data[:full]) {
+			b = appendQuotedRune(b, r, '"')
+		}
+		b = append(b, `"/utf8`...)
+	default:
+		for i := range full {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendUint(b, uint64(data[i]), 10)
+		}
+		if k := bits & 7; k != 0 {
+			if full > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendUint(b, uint64(data[full]>>(8-k)), 10)
+			b = append(b, ':')
+			b = strconv.AppendUint(b, uint64(k), 10)
+		}
+	}
+	if prefix {
 		if full > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendUint(b, uint64(data[full]>>(8-k)), 10)
-		b = append(b, ':')
-		b = strconv.AppendUint(b, uint64(k), 10)
+		b = append(b, "_/binary"...)
 	}
 	return append(b, ">>"...)
+}
+
+// appendString writes a list of printable character codes as a string,
+// as io_lib:write_string does.
+func appendString(b []byte, cs []Term) []byte {
+	if len(cs) >= 1<<14 {
+		b = growBy(b, 4*len(cs)+2) // at most 4 bytes a character
+	}
+	b = append(b, '"')
+	for _, c := range cs {
+		b = appendQuotedRune(b, rune(c.Int64()), '"')
+	}
+	return append(b, '"')
 }
 
 // appendFloat writes f as OTP's io_lib_format:fwrite_g does: the shortest

@@ -39,6 +39,11 @@ func TestPrint(t *testing.T) {
 		{Bool(true), "true"},
 		{Binary(nil), "<<>>"},
 		{Binary([]byte{1, 2, 3}), "<<1,2,3>>"},
+		{Binary([]byte("alice")), `<<"alice">>`},
+		{List(Int('a'), Int('b')), `"ab"`},
+		{BinaryPrefix([]byte("ali")), `<<"ali",_/binary>>`},
+		{BinaryPrefix(nil), "<<_/binary>>"},
+		{BinaryPrefix([]byte{0, 1}), "<<0,1,_/binary>>"},
 		{Bitstring([]byte{1, 0xA0}, 11), "<<1,5:3>>"},
 		{Bitstring([]byte{0xFF}, 1), "<<1:1>>"},
 		{Bitstring([]byte{0xFE}, 7), "<<127:7>>"},
@@ -233,7 +238,7 @@ func TestAppendTextUnprintable(t *testing.T) {
 
 func TestTextMarshaling(t *testing.T) {
 	in := Tuple(Atom("ok"), List(Float(1.5), Binary([]byte("hi"))), Map(MapEntry{Int(1), Atom("x y")}))
-	const want = "{ok,[1.5,<<104,105>>],#{1 => 'x y'}}"
+	const want = `{ok,[1.5,<<"hi">>],#{1 => 'x y'}}`
 	b, err := in.MarshalText()
 	if err != nil || string(b) != want {
 		t.Fatalf("MarshalText = %s, %v; want %s", b, err, want)
@@ -336,7 +341,7 @@ func goldenTerms(t testing.TB) []goldenLine {
 }
 
 // TestGoldenRoundTrip checks that every term in the vector files parses and
-// prints back as exactly the same text, since Erlang's ~w wrote them.
+// prints back with W as exactly the same text, since Erlang's ~w wrote them.
 //
 // The one allowed difference is the order of a map's entries: the printer
 // writes them in the order Map keeps them, and where that differs from the
@@ -356,12 +361,12 @@ func TestGoldenRoundTrip(t *testing.T) {
 			t.Errorf("%s: Parse(%q): %v", where, g.text, err)
 			continue
 		}
-		got := v.String()
+		got := W.Text(v)
 		if got == g.text {
 			continue
 		}
 		if sortMapText(got) == sortMapText(g.text) {
-			if back, err := Parse(got); err != nil || !Equal(back, v) || back.String() != got {
+			if back, err := Parse(got); err != nil || !Equal(back, v) || W.Text(back) != got {
 				t.Errorf("%s: reprinted %s does not read back: %v", where, got, err)
 			}
 			reordered++
@@ -405,6 +410,7 @@ func TestGoldenOrder(t *testing.T) {
 	}
 }
 
+// BenchmarkString prints the terms of the vector files in each format.
 func BenchmarkString(b *testing.B) {
 	lines := goldenTerms(b)
 	terms := make([]Term, len(lines))
@@ -412,11 +418,17 @@ func BenchmarkString(b *testing.B) {
 		terms[i], _ = Parse(g.text)
 	}
 	buf := make([]byte, 0, 1<<16)
-	b.ResetTimer()
-	for b.Loop() {
-		for _, t := range terms {
-			buf = AppendString(buf[:0], t)
-		}
+	for _, f := range []struct {
+		name string
+		f    *Format
+	}{{"P", P}, {"W", W}} {
+		b.Run(f.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, t := range terms {
+					buf = f.f.Append(buf[:0], t)
+				}
+			}
+		})
 	}
 }
 

@@ -35,6 +35,8 @@ const (
 	tPlus           // +
 	tMapOpen        // #{
 	tHashName       // #Name< (Pid, Port, Ref or Desc); name in lit
+	tSlash          // / (a binary segment's types)
+	tPlusPlus       // ++ (a string's tail: "ab" ++ T)
 )
 
 // scanner splits the input into tokens on demand, one token behind the
@@ -177,6 +179,14 @@ func (s *scanner) scan() error {
 			s.tok = tBinOpen
 			return nil
 		}
+	case c == '+':
+		s.off++
+		s.tok = tPlus
+		if s.off < len(s.src) && s.src[s.off] == '+' {
+			s.off++
+			s.tok = tPlusPlus
+		}
+		return nil
 	case c == '=':
 		if strings.HasPrefix(s.src[s.off:], "=>") {
 			s.off += 2
@@ -197,7 +207,7 @@ func (s *scanner) scan() error {
 // punct maps the one-byte tokens; other bytes map to tEOF, meaning none.
 var punct = [256]token{
 	'[': tLBrack, ']': tRBrack, '{': tLBrace, '}': tRBrace, ',': tComma, '|': tBar,
-	'>': tGreater, '.': tDot, ':': tColon, '-': tMinus, '+': tPlus,
+	'>': tGreater, '.': tDot, ':': tColon, '-': tMinus, '/': tSlash,
 }
 
 // digitVal returns the value of c as a digit, or 36 if it is none.

@@ -123,7 +123,7 @@ func TestScanEscapes(t *testing.T) {
 	if got, err := Parse(`'\1234'`); err != nil || got.Atom() != "S4" {
 		t.Errorf(`Parse('\1234') = %v, %v`, got, err)
 	}
-	if got, err := Parse(`"\x414"`); err != nil || got.String() != "[65,52]" {
+	if got, err := Parse(`"\x414"`); err != nil || W.Text(got) != "[65,52]" {
 		t.Errorf(`Parse("\x414") = %v, %v`, got, err)
 	}
 }

@@ -24,32 +24,35 @@ type Kind uint8
 
 // The kinds. Across kinds the encoding sorts Desc first, then numbers,
 // atoms, references, ports, pids, tuples, maps, lists and binaries.
+// KindBinaryPrefix is no value but a pattern element (see BinaryPrefix).
 const (
-	KindList   Kind = iota // proper or improper list; the zero Term is []
-	KindDesc               // a term that sorts in descending order
-	KindInt                // integer of any size
-	KindFloat              // float64, never NaN or infinite when encoded
-	KindAtom               // atom
-	KindRef                // reference
-	KindPort               // port
-	KindPid                // pid
-	KindTuple              // tuple
-	KindMap                // map
-	KindBinary             // binary or bitstring
+	KindList         Kind = iota // proper or improper list; the zero Term is []
+	KindDesc                     // a term that sorts in descending order
+	KindInt                      // integer of any size
+	KindFloat                    // float64, never NaN or infinite when encoded
+	KindAtom                     // atom
+	KindRef                      // reference
+	KindPort                     // port
+	KindPid                      // pid
+	KindTuple                    // tuple
+	KindMap                      // map
+	KindBinary                   // binary or bitstring
+	KindBinaryPrefix             // pattern element <<Prefix, _/binary>>: no value
 )
 
 var kindNames = [...]string{
-	KindList:   "list",
-	KindDesc:   "desc",
-	KindInt:    "int",
-	KindFloat:  "float",
-	KindAtom:   "atom",
-	KindRef:    "ref",
-	KindPort:   "port",
-	KindPid:    "pid",
-	KindTuple:  "tuple",
-	KindMap:    "map",
-	KindBinary: "binary",
+	KindList:         "list",
+	KindDesc:         "desc",
+	KindInt:          "int",
+	KindFloat:        "float",
+	KindAtom:         "atom",
+	KindRef:          "ref",
+	KindPort:         "port",
+	KindPid:          "pid",
+	KindTuple:        "tuple",
+	KindMap:          "map",
+	KindBinary:       "binary",
+	KindBinaryPrefix: "binary_prefix",
 }
 
 // String returns the kind's name in lower case.

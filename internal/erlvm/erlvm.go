@@ -6,7 +6,7 @@
 //
 // A test gets a VM with ForTest (skipped without Erlang, failed under CI)
 // and either calls the server's functions (erlvm_srv.erl: reencode,
-// decode, same, sort, compare, map_keys, print, generate) or evaluates
+// decode, same, sort, compare, map_keys, print, print_p, generate) or evaluates
 // any Erlang with Eval:
 //
 //	vm := erlvm.ForTest(t)
@@ -63,7 +63,11 @@ func Available() bool {
 
 // Start compiles the server into dir and starts a VM on it. The VM stops
 // when ctx is done or Close is called.
-func Start(ctx context.Context, dir string) (*VM, error) {
+func Start(ctx context.Context, dir string) (*VM, error) { return StartArgs(ctx, dir) }
+
+// StartArgs is Start with more arguments for erl, such as "+pc", "unicode"
+// for a VM whose printable range is all of Unicode.
+func StartArgs(ctx context.Context, dir string, args ...string) (*VM, error) {
 	if !Available() {
 		return nil, ErrNoErlang
 	}
@@ -75,9 +79,10 @@ func Start(ctx context.Context, dir string) (*VM, error) {
 		return nil, fmt.Errorf("erlvm: erlc: %v: %s", err, out)
 	}
 	// Logging goes to standard error: standard output is the channel.
-	cmd := exec.CommandContext(ctx, "erl", "-noshell", "-noinput", "-pa", dir,
-		"-kernel", "logger", `[{handler,default,logger_std_h,#{config=>#{type=>standard_error}}}]`,
-		"-s", "erlvm_srv", "main")
+	argv := append([]string{"-noshell", "-noinput", "-pa", dir,
+		"-kernel", "logger", `[{handler,default,logger_std_h,#{config=>#{type=>standard_error}}}]`},
+		args...)
+	cmd := exec.CommandContext(ctx, "erl", append(argv, "-s", "erlvm_srv", "main")...)
 	v := &VM{cmd: cmd, stderr: &limitedBuffer{max: 64 << 10}, done: make(chan struct{})}
 	cmd.Stderr = v.stderr
 	in, err := cmd.StdinPipe()

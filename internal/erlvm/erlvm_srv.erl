@@ -45,6 +45,11 @@ call(sort, Lists) -> [lists:sort(L) || L <- Lists];
 %% For pairs {A, B}: {A == B, A =:= B, A < B}.
 call(compare, Pairs) -> [{A == B, A =:= B, A < B} || {A, B} <- Pairs];
 call(print, Terms) -> [unicode:characters_to_binary(io_lib:format("~tw", [T])) || T <- Terms];
+%% ~tp with a line length of 0, which io_lib_pretty takes as "no line
+%% breaks": the one-line text of ~p, printable lists and binaries as
+%% strings by the VM's printable range (+pc).
+call(print_p, Terms) -> [unicode:characters_to_binary(io_lib:format("~0tp", [T])) || T <- Terms];
+call(printable_range, _) -> io:printable_range();
 call(map_keys, Maps) -> [[K || {K, _} <- maps:to_list(M)] || M <- Maps];
 call(map_from_list, Lists) -> [maps:from_list(L) || L <- Lists];
 %% {Seed, N}: N random terms of every kind, as term_to_binary writes them.

@@ -11,6 +11,13 @@ import (
 // fails it: CI installs erlang-nox.
 func ForTest(t testing.TB) *VM {
 	t.Helper()
+	return ForTestArgs(t)
+}
+
+// ForTestArgs is ForTest for a VM started with more arguments for erl, as
+// StartArgs takes them.
+func ForTestArgs(t testing.TB, args ...string) *VM {
+	t.Helper()
 	if !Available() {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(ErrNoErlang)
@@ -18,7 +25,7 @@ func ForTest(t testing.TB) *VM {
 		t.Skip(ErrNoErlang)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	v, err := Start(ctx, t.TempDir())
+	v, err := StartArgs(ctx, t.TempDir(), args...)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

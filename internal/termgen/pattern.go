@@ -12,6 +12,19 @@ import (
 // o.RepeatVars a '$N' may be used again, which asks for equal subterms,
 // so x may no longer match.
 func Pattern(t *rapid.T, x term.Term, n *int, o Options) term.Term {
+	return pattern(t, x, n, o, false)
+}
+
+// PatternWithPrefixes is Pattern that also replaces binaries (whole bytes)
+// with term.BinaryPrefix patterns of some of their first bytes, all or
+// none among them, which x still matches.
+func PatternWithPrefixes(t *rapid.T, x term.Term, n *int, o Options) term.Term {
+	return pattern(t, x, n, o, true)
+}
+
+// pattern is Pattern, and PatternWithPrefixes if prefixes: without them
+// it draws exactly what Pattern always drew.
+func pattern(t *rapid.T, x term.Term, n *int, o Options, prefixes bool) term.Term {
 	if rapid.IntRange(0, 6).Draw(t, "wild") == 0 {
 		return wildcard(t, n, o)
 	}
@@ -20,7 +33,7 @@ func Pattern(t *rapid.T, x term.Term, n *int, o Options) term.Term {
 		elems := x.Elems()
 		c := make([]term.Term, len(elems))
 		for i := range elems {
-			c[i] = Pattern(t, elems[i], n, o)
+			c[i] = pattern(t, elems[i], n, o, prefixes)
 		}
 		return term.Tuple(c...)
 	case term.KindList:
@@ -29,28 +42,33 @@ func Pattern(t *rapid.T, x term.Term, n *int, o Options) term.Term {
 			k := rapid.IntRange(0, len(elems)).Draw(t, "keep")
 			c := make([]term.Term, k)
 			for i := range c {
-				c[i] = Pattern(t, elems[i], n, o)
+				c[i] = pattern(t, elems[i], n, o, prefixes)
 			}
 			return term.ImproperList(c, wildcard(t, n, o))
 		}
 		c := make([]term.Term, len(elems))
 		for i := range elems {
-			c[i] = Pattern(t, elems[i], n, o)
+			c[i] = pattern(t, elems[i], n, o, prefixes)
 		}
 		if x.IsProper() {
 			return term.List(c...)
 		}
-		return term.ImproperList(c, Pattern(t, x.Tail(), n, o))
+		return term.ImproperList(c, pattern(t, x.Tail(), n, o, prefixes))
 	case term.KindMap:
 		// Keys stay as they are: a wildcard key could move in key order.
 		es := x.Entries()
 		c := make([]term.MapEntry, len(es))
 		for i, e := range es {
-			c[i] = term.MapEntry{Key: e.Key, Value: Pattern(t, e.Value, n, o)}
+			c[i] = term.MapEntry{Key: e.Key, Value: pattern(t, e.Value, n, o, prefixes)}
 		}
 		return term.Map(c...)
 	case term.KindDesc:
-		return term.Desc(Pattern(t, x.Inner(), n, o))
+		return term.Desc(pattern(t, x.Inner(), n, o, prefixes))
+	case term.KindBinary:
+		if prefixes && x.BitLen()%8 == 0 && rapid.IntRange(0, 2).Draw(t, "prefix") == 0 {
+			b := x.Bytes()
+			return term.BinaryPrefix(b[:rapid.IntRange(0, len(b)).Draw(t, "keep")])
+		}
 	}
 	return x
 }
