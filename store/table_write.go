@@ -1,0 +1,483 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/erlsext/sext/etf"
+	"github.com/erlsext/sext/store/seam"
+	"github.com/erlsext/sext/term"
+)
+
+// ObjectError reports an object that does not fit its table, or a key
+// that cannot be one. It wraps ErrObject, and the encoder's error when
+// there is one.
+type ObjectError struct {
+	Table  string
+	Write  int       // the write's place in its batch, from 0
+	Object term.Term // the object, or the key of a delete or read
+	Detail string
+	Err    error // the encoder's error, if that was the cause
+}
+
+// Error returns "store: object does not fit the table: table T, write N: DETAIL".
+func (e *ObjectError) Error() string {
+	msg := fmt.Sprintf("%v: table %q, write %d: %s", ErrObject, e.Table, e.Write, e.Detail)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns ErrObject and the cause.
+func (e *ObjectError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrObject}
+	}
+	return []error{ErrObject, e.Err}
+}
+
+// UniqueError reports a write that a unique index refused: Key already
+// holds Value in the field, and Other, another key, would too.
+type UniqueError struct {
+	Table, Attr string
+	Value       term.Term
+	Key, Other  term.Term
+}
+
+// Error returns "store: unique index conflict: table T, index A: ...".
+func (e *UniqueError) Error() string {
+	return fmt.Sprintf("%v: table %q, index %s: %v holds %v already; %v cannot", ErrUnique, e.Table, e.Attr, e.Key, e.Value, e.Other)
+}
+
+// Unwrap returns ErrUnique.
+func (e *UniqueError) Unwrap() error { return ErrUnique }
+
+// TableBatch collects writes and deletes of whole objects, in any
+// tables, that ApplyTableBatch commits atomically together with their
+// index entries and the tables' counts. Objects are checked against their
+// tables when the batch is applied: one that does not fit fails the
+// whole batch with an *ObjectError, and nothing is written.
+//
+// The batch keeps the terms it is given; they must not change until it
+// is applied.
+type TableBatch struct {
+	s    *Store
+	ops  []tableOp
+	done bool
+}
+
+type tableOp struct {
+	table string
+	obj   term.Term // the object, or the key of a delete
+	del   bool
+}
+
+// NewTableBatch returns an empty batch of table writes.
+func (s *Store) NewTableBatch() *TableBatch { return &TableBatch{s: s} }
+
+// Write records that the object will be stored in table, replacing the
+// object with the same key if there is one.
+func (b *TableBatch) Write(table string, obj term.Term) error {
+	if b.done {
+		return ErrBatchClosed
+	}
+	b.ops = append(b.ops, tableOp{table: table, obj: obj})
+	return nil
+}
+
+// Delete records that the object with key will be removed from table.
+// Deleting a key that is not there is not an error.
+func (b *TableBatch) Delete(table string, key term.Term) error {
+	if b.done {
+		return ErrBatchClosed
+	}
+	b.ops = append(b.ops, tableOp{table: table, obj: key, del: true})
+	return nil
+}
+
+// Len returns the number of writes and deletes recorded.
+func (b *TableBatch) Len() int { return len(b.ops) }
+
+// Close discards the batch if it has not been applied.
+func (b *TableBatch) Close() error {
+	b.done = true
+	b.ops = nil
+	return nil
+}
+
+// ApplyTableBatch commits every write and delete of b atomically, with
+// the index entries they change and the new counts of their tables, and
+// then releases b. With the store's default options it returns once they
+// are durable. An object that does not fit its table (*ObjectError), a
+// unique index refusing a value (*UniqueError) or a table that does not
+// exist (ErrNoTable) fails the whole batch, and nothing is written.
+func (s *Store) ApplyTableBatch(ctx context.Context, b *TableBatch) error {
+	if b.done {
+		return ErrBatchClosed
+	}
+	if b.s != s {
+		return errors.New("store: batch belongs to another store")
+	}
+	defer b.Close()
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	if len(b.ops) == 0 {
+		return nil
+	}
+	for attempt := 0; ; attempt++ {
+		err := s.applyTables(ctx, b.ops)
+		if !errors.Is(err, ErrPrecondition) || attempt >= maxCatalogRetries {
+			return err
+		}
+		// Another process wrote a key this batch read: read again.
+	}
+}
+
+// WriteObject stores obj in table, as a batch of one write.
+func (s *Store) WriteObject(ctx context.Context, table string, obj term.Term) error {
+	b := s.NewTableBatch()
+	b.Write(table, obj)
+	return s.ApplyTableBatch(ctx, b)
+}
+
+// DeleteObject removes the object with key from table, as a batch of one
+// delete.
+func (s *Store) DeleteObject(ctx context.Context, table string, key term.Term) error {
+	b := s.NewTableBatch()
+	b.Delete(table, key)
+	return s.ApplyTableBatch(ctx, b)
+}
+
+// ReadObject returns the object with key in table, or an error wrapping
+// ErrNotFound.
+func (s *Store) ReadObject(ctx context.Context, table string, key term.Term) (term.Term, error) {
+	c, err := s.currentTables(ctx)
+	if err != nil {
+		return term.Term{}, err
+	}
+	d, err := c.live(table)
+	if err != nil {
+		return term.Term{}, err
+	}
+	kb, err := s.codec.Encode(key)
+	if err != nil {
+		return term.Term{}, &ObjectError{Table: table, Object: key, Detail: "the key cannot be encoded", Err: err}
+	}
+	v, err := s.kv.Get(ctx, slices.Concat(d.rows, kb))
+	if errors.Is(err, ErrNotFound) {
+		return term.Term{}, fmt.Errorf("%w: table %q, key %v", ErrNotFound, table, key)
+	}
+	if err != nil {
+		return term.Term{}, err
+	}
+	return d.object(key, v)
+}
+
+// object puts a stored value and its key together again.
+func (d *tableDef) object(key term.Term, v []byte) (term.Term, error) {
+	t, err := etf.Decode(v)
+	if err != nil {
+		return term.Term{}, fmt.Errorf("%w: table %q, key %v: the object does not decode: %w", ErrCorrupt, d.Name, key, err)
+	}
+	if t.Kind() != term.KindTuple || t.Len() < d.KeyPos {
+		return term.Term{}, fmt.Errorf("%w: table %q, key %v: the object %v is no tuple with a key position %d", ErrCorrupt, d.Name, key, t, d.KeyPos)
+	}
+	el := slices.Clone(t.Elems())
+	el[d.KeyPos-1] = key
+	return term.Tuple(el...), nil
+}
+
+// check checks obj's shape against d; the detail says what is wrong.
+func (d *tableDef) check(obj term.Term) string {
+	if obj.Kind() != term.KindTuple {
+		return fmt.Sprintf("%v is not a tuple", obj)
+	}
+	n := d.arity()
+	switch {
+	case n > 0 && obj.Len() != n && d.Record != "":
+		return fmt.Sprintf("%v has %d elements; a %s record has %d", obj, obj.Len(), d.Record, n)
+	case n > 0 && obj.Len() != n:
+		return fmt.Sprintf("%v has %d elements; the table's objects have %d", obj, obj.Len(), n)
+	case obj.Len() < d.KeyPos:
+		return fmt.Sprintf("%v has %d elements, none at the key position %d", obj, obj.Len(), d.KeyPos)
+	case d.Record != "" && !term.Equal(obj.Elems()[0], term.Atom(d.Record)):
+		return fmt.Sprintf("%v is not a %s record", obj, d.Record)
+	}
+	return ""
+}
+
+// storedValue returns what is stored for obj: term_to_binary of it with
+// [] at its key position.
+func (d *tableDef) storedValue(obj term.Term) ([]byte, error) {
+	el := slices.Clone(obj.Elems())
+	el[d.KeyPos-1] = term.List()
+	return etf.Encode(term.Tuple(el...))
+}
+
+// slot is a key as a batch sees it: its value before the batch (orig,
+// for the conditions of a shared backend), and what the batch has made
+// of it so far.
+type slot struct {
+	orig, now []byte
+	present   bool // now is there
+}
+
+// tableWriter turns a batch's operations into one atomic write.
+type tableWriter struct {
+	s      *Store
+	ctx    context.Context
+	cat    *tableCatalog
+	wb     WriteBatch
+	slots  map[string]*slot // rows and unique entries read, by key
+	order  []string         // slots' keys in the order read, for the conditions
+	delta  map[*tableDef]int64
+	tables []*tableDef // those with a delta, in the order met
+	buf    []byte
+}
+
+// read returns the slot of key, reading it once.
+func (w *tableWriter) read(key []byte) (*slot, error) {
+	if sl, ok := w.slots[string(key)]; ok {
+		return sl, nil
+	}
+	v, err := w.s.kv.Get(w.ctx, key)
+	sl := &slot{}
+	switch {
+	case err == nil:
+		sl.orig, sl.now, sl.present = v, v, true
+	case !errors.Is(err, ErrNotFound):
+		return nil, err
+	}
+	w.slots[string(key)] = sl
+	w.order = append(w.order, string(key))
+	return sl, nil
+}
+
+func (w *tableWriter) set(key, value []byte) error {
+	if sl, ok := w.slots[string(key)]; ok {
+		sl.now, sl.present = value, true
+	}
+	return w.wb.Set(key, value)
+}
+
+func (w *tableWriter) del(key []byte) error {
+	if sl, ok := w.slots[string(key)]; ok {
+		sl.now, sl.present = nil, false
+	}
+	return w.wb.Delete(key)
+}
+
+// applyTables makes and commits the batch's write. It holds s.tb.mu from
+// its first read to its commit, which does not wait for the disk; the
+// sync, for a store that syncs, comes after, outside it, so that
+// concurrent writers share one sync of the log.
+func (s *Store) applyTables(ctx context.Context, ops []tableOp) error {
+	s.tb.mu.Lock()
+	locked := true
+	defer func() {
+		if locked {
+			s.tb.mu.Unlock()
+		}
+	}()
+	cat, err := s.tablesLocked(ctx)
+	if err != nil {
+		return err
+	}
+	wb := s.kv.NewBatch()
+	defer wb.Close()
+	w := &tableWriter{s: s, ctx: ctx, cat: cat, wb: wb, slots: map[string]*slot{}, delta: map[*tableDef]int64{}}
+	for i, op := range ops {
+		if err := w.apply(i, op); err != nil {
+			return err
+		}
+	}
+	cb, shared := wb.(seam.CondBatch)
+	counts := make([]int64, len(w.tables))
+	for i, d := range w.tables {
+		old, raw, err := s.cachedCount(ctx, d)
+		if err != nil {
+			return err
+		}
+		counts[i] = old + w.delta[d]
+		if shared {
+			cb.RequireValue(d.count, raw)
+		}
+		if err := wb.Set(d.count, encodeCount(counts[i])); err != nil {
+			return err
+		}
+	}
+	if shared {
+		cb.RequireValue(s.tableCatalogKey(), cat.raw)
+		for _, k := range w.order {
+			cb.RequireValue([]byte(k), w.slots[k].orig)
+		}
+	}
+	if err := wb.Commit(ctx, false); err != nil {
+		s.forgetTables()
+		return err
+	}
+	if !shared {
+		for i, d := range w.tables {
+			s.tb.counts[d.Name] = counts[i]
+		}
+	}
+	s.tb.mu.Unlock()
+	locked = false
+	if s.sync && !shared {
+		return s.Sync(ctx)
+	}
+	return nil
+}
+
+// cachedCount returns a table's count as the writer starts from: the
+// cache of a backend only this process writes, else the store's.
+func (s *Store) cachedCount(ctx context.Context, d *tableDef) (int64, []byte, error) {
+	if s.ix.shared {
+		return s.readCount(ctx, d)
+	}
+	if n, ok := s.tb.counts[d.Name]; ok {
+		return n, nil, nil
+	}
+	n, _, err := s.readCount(ctx, d)
+	if err != nil {
+		return 0, nil, err
+	}
+	if s.tb.counts == nil {
+		s.tb.counts = map[string]int64{}
+	}
+	s.tb.counts[d.Name] = n
+	return n, nil, nil
+}
+
+func (w *tableWriter) bad(i int, op tableOp, detail string, err error) error {
+	return &ObjectError{Table: op.table, Write: i, Object: op.obj, Detail: detail, Err: err}
+}
+
+// apply adds one operation to the write.
+func (w *tableWriter) apply(i int, op tableOp) error {
+	d, err := w.cat.live(op.table)
+	if err != nil {
+		return err
+	}
+	key := op.obj
+	var val []byte
+	if !op.del {
+		if why := d.check(op.obj); why != "" {
+			return w.bad(i, op, why, nil)
+		}
+		key = op.obj.Elems()[d.KeyPos-1]
+		if val, err = d.storedValue(op.obj); err != nil {
+			return w.bad(i, op, "the object cannot be written as term_to_binary", err)
+		}
+	}
+	kb, err := w.s.codec.Encode(key)
+	if err != nil {
+		return w.bad(i, op, "the key cannot be encoded", err)
+	}
+	rowKey := slices.Concat(d.rows, kb)
+	row, err := w.read(rowKey)
+	if err != nil {
+		return err
+	}
+	var old term.Term // the object there now, decoded when an index needs it
+	hadOld := row.present
+	if hadOld && w.maintained(d) {
+		if old, err = d.object(key, row.now); err != nil {
+			return err
+		}
+	}
+	for _, ix := range d.indexes {
+		if ix.State == IndexDropping {
+			continue
+		}
+		var oldV, newV []byte
+		if hadOld {
+			if oldV, err = w.s.codec.Encode(old.Elems()[ix.Pos-1]); err != nil {
+				return err
+			}
+		}
+		if !op.del {
+			if ix.Pos > op.obj.Len() {
+				return w.bad(i, op, fmt.Sprintf("no element at the indexed position %d", ix.Pos), nil)
+			}
+			if newV, err = w.s.codec.Encode(op.obj.Elems()[ix.Pos-1]); err != nil {
+				return w.bad(i, op, fmt.Sprintf("the value at the indexed position %d cannot be encoded", ix.Pos), err)
+			}
+		}
+		if err := w.index(d, ix, kb, key, hadOld, oldV, !op.del, newV); err != nil {
+			return err
+		}
+	}
+	if op.del {
+		if hadOld {
+			w.count(d, -1)
+		}
+		return w.del(rowKey)
+	}
+	if !hadOld {
+		w.count(d, +1)
+	}
+	return w.set(rowKey, val)
+}
+
+// maintained reports whether d has an index its writers keep.
+func (w *tableWriter) maintained(d *tableDef) bool {
+	return slices.ContainsFunc(d.indexes, func(ix *tableIndex) bool { return ix.State != IndexDropping })
+}
+
+func (w *tableWriter) count(d *tableDef, by int64) {
+	if _, ok := w.delta[d]; !ok {
+		w.tables = append(w.tables, d)
+	}
+	w.delta[d] += by
+}
+
+// index changes ix's entries for key kb from the old value (if hadOld)
+// to the new one (if hasNew), values given as their encodings.
+func (w *tableWriter) index(d *tableDef, ix *tableIndex, kb []byte, key term.Term, hadOld bool, oldV []byte, hasNew bool, newV []byte) error {
+	if !ix.Unique {
+		if hadOld && (!hasNew || !bytes.Equal(oldV, newV)) {
+			if err := w.del(slices.Concat(ix.head, oldV, kb)); err != nil {
+				return err
+			}
+		}
+		if hasNew {
+			return w.set(slices.Concat(ix.head, newV, kb), nil)
+		}
+		return nil
+	}
+	if hadOld && hasNew && bytes.Equal(oldV, newV) {
+		return nil
+	}
+	if hasNew {
+		uk := slices.Concat(ix.head, newV)
+		sl, err := w.read(uk)
+		if err != nil {
+			return err
+		}
+		if sl.present && !bytes.Equal(sl.now, kb) {
+			other, _ := w.s.codec.Decode(sl.now)
+			v, _ := w.s.codec.Decode(newV)
+			return &UniqueError{Table: d.Name, Attr: ix.Attr, Value: v, Key: other, Other: key}
+		}
+		if err := w.set(uk, kb); err != nil {
+			return err
+		}
+	}
+	if hadOld {
+		uk := slices.Concat(ix.head, oldV)
+		sl, err := w.read(uk)
+		if err != nil {
+			return err
+		}
+		if sl.present && bytes.Equal(sl.now, kb) { // ours, as it should be
+			return w.del(uk)
+		}
+	}
+	return nil
+}
