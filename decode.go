@@ -62,7 +62,7 @@ func newDecoder(b []byte, o Options) decoder {
 // takes at most keep's two allocations when each part has its own, is
 // built in direct mode, with no copy.
 func (d *decoder) useArena() {
-	d.a.direct = !layoutOK || len(d.buf) == 0 ||
+	d.a.direct = len(d.buf) == 0 ||
 		d.buf[0] != tagTuple && d.buf[0] != tagList && d.buf[0] != tagDesc ||
 		flatKey(d.buf)
 }

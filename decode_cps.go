@@ -186,7 +186,7 @@ descend:
 				if k.i++; k.i < k.n {
 					continue descend
 				}
-				v, k.elems = term.Map(asEntries(elems)...), nil
+				v, k.elems = term.MapPairs(elems), nil
 			case kDesc:
 				if pos != len(d.buf) {
 					return d.fail(ks, errAt(pos, ErrTrailing, ""))
@@ -196,7 +196,7 @@ descend:
 				d.outers = d.outers[:len(d.outers)-1]
 				cell := d.a.takeTerms(1)
 				cell[0] = v
-				v = descOf(&cell[0])
+				v = term.DescOf(&cell[0])
 			}
 			ks = ks[:len(ks)-1]
 		}

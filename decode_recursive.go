@@ -95,7 +95,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 		}
 		cell := d.a.takeTerms(1)
 		cell[0] = x
-		return descOf(&cell[0]), end, nil
+		return term.DescOf(&cell[0]), end, nil
 
 	case tagPos4, tagNeg4: // the commonest leaf, read here without a call
 		if x, ok := smallInt64(d.buf, pos); ok {
@@ -118,15 +118,12 @@ func (d *decoder) mapRecursive(pos int) (term.Term, int, error) {
 		return term.Term{}, 0, err
 	}
 	d.depth++
-	entries := asEntries(d.a.takeTerms(2 * n))
-	for i := range entries {
-		if entries[i].Key, p, err = d.valueRecursive(p); err != nil {
-			return term.Term{}, 0, err
-		}
-		if entries[i].Value, p, err = d.valueRecursive(p); err != nil {
+	kv := d.a.takeTerms(2 * n) // keys and values in turn
+	for i := range kv {
+		if kv[i], p, err = d.valueRecursive(p); err != nil {
 			return term.Term{}, 0, err
 		}
 	}
 	d.depth--
-	return term.Map(entries...), p, nil
+	return term.MapPairs(kv), p, nil
 }

@@ -37,14 +37,20 @@ const (
 // final slots, what the second pass must point into those slots, and
 // the bytes of binaries too long for a slot.
 type flatState struct {
-	loc [flatMaxSlots]term.Term
-	fix [flatMaxSlots]struct {
-		slot, at, n, kind uint8
-	}
+	loc   [flatMaxSlots]term.Term
+	fix   [flatMaxSlots]flatFix
 	nfix  int
 	used  int
 	long  [flatMaxLen]byte
 	nlong int
+}
+
+// flatFix is a fix the second pass makes: slot becomes a tuple of the n
+// slots from at, or a binary of n bytes, the top of x (in slot at) or
+// from long[at:].
+type flatFix struct {
+	x                 uint64
+	slot, at, n, kind uint8
 }
 
 // take reserves n slots and returns the first.
@@ -55,17 +61,15 @@ func (st *flatState) take(n int) (int, bool) {
 }
 
 // note records a fix for the second pass.
-func (st *flatState) note(slot, at, n, kind int) {
-	st.fix[st.nfix] = struct {
-		slot, at, n, kind uint8
-	}{uint8(slot), uint8(at), uint8(n), uint8(kind)}
+func (st *flatState) note(slot, at, n, kind int, x uint64) {
+	st.fix[st.nfix] = flatFix{x: x, slot: uint8(slot), at: uint8(at), n: uint8(n), kind: uint8(kind)}
 	st.nfix++
 }
 
 // decodeFlat decodes b if it is a flat key the fast path takes; ok is
 // false otherwise, and for any input the general decoders would refuse.
 func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
-	if !layoutOK || o.Canonical || len(b) > flatMaxLen || len(b) < 5 || b[0] != tagTuple {
+	if o.Canonical || len(b) > flatMaxLen || len(b) < 5 || b[0] != tagTuple {
 		return term.Term{}, false
 	}
 	var st flatState
@@ -104,12 +108,11 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 				return term.Term{}, false
 			}
 		}
-		st.note(at+i, inner, n, fixTuple)
+		st.note(at+i, inner, n, fixTuple, 0)
 	}
 	if p != len(b) {
 		return term.Term{}, false
 	}
-	// copy moves whole slots, the bytes in their scalar word too.
 	s := make([]term.Term, st.used)
 	copy(s, st.loc[:st.used])
 	var long []byte // every longer binary's bytes, in one allocation: two in all
@@ -121,18 +124,12 @@ func (o Options) decodeFlat(b []byte) (t term.Term, ok bool) {
 		case fixTuple:
 			s[f.slot] = term.Tuple(s[f.at : f.at+f.n]...)
 		case fixShort:
-			s[f.slot] = term.Binary(slotData(&s[f.at])[:f.n:f.n])
+			s[f.slot] = term.SlotBinary(&s[f.at], f.x, int(f.n))
 		default:
 			s[f.slot] = term.Binary(long[f.at : f.at+f.n : f.at+f.n])
 		}
 	}
 	return term.Tuple(s[:top]...), true
-}
-
-// slotData returns the scalar word of the slot t, which the collector
-// never reads as pointers.
-func slotData(t *term.Term) *[flatSlotData]byte {
-	return (*[flatSlotData]byte)(unsafe.Add(unsafe.Pointer(t), 8))
 }
 
 // part reads the small integer, atom or binary at p into slot, taking a
@@ -171,8 +168,7 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 			if !ok {
 				return 0, false
 			}
-			binary.BigEndian.PutUint64(slotData(&st.loc[at])[:], x)
-			st.note(slot, at, n, fixShort)
+			st.note(slot, at, n, fixShort, x)
 			return end, true
 		}
 		f, err := scanFrame(b, p+1, 0)
@@ -181,18 +177,19 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 		}
 		n, at := f.bits>>3, st.nlong
 		if f.units <= flatSlotData { // 8 bytes, or fewer framed the long way
+			var data [flatSlotData]byte
 			at, ok := st.take(1)
-			if !ok || unframe(slotData(&st.loc[at])[:f.units], b, p+1, f, 0) != nil {
+			if !ok || unframe(data[:f.units], b, p+1, f, 0) != nil {
 				return 0, false
 			}
-			st.note(slot, at, n, fixShort)
+			st.note(slot, at, n, fixShort, binary.BigEndian.Uint64(data[:]))
 			return f.end, true
 		}
 		if unframe(st.long[at:at+f.units], b, p+1, f, 0) != nil {
 			return 0, false
 		}
 		st.nlong += f.units
-		st.note(slot, at, n, fixLong)
+		st.note(slot, at, n, fixLong, 0)
 		return f.end, true
 	}
 	return 0, false

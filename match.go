@@ -1,8 +1,6 @@
 package sext
 
 import (
-	"unsafe"
-
 	"github.com/erlsext/sext/term"
 )
 
@@ -88,7 +86,7 @@ func matchRec(p, t term.Term, bs *Bindings, depth int) bool {
 		if t.Kind() != term.KindMap || t.Len() != p.Len() {
 			return false
 		}
-		return matchAll(entryTerms(p.Entries()), entryTerms(t.Entries()), bs, depth)
+		return matchAll(term.EntryTerms(p.Entries()), term.EntryTerms(t.Entries()), bs, depth)
 	case term.KindDesc:
 		return t.Kind() == term.KindDesc && matchRec(p.Inner(), t.Inner(), bs, depth)
 	}
@@ -194,7 +192,7 @@ func matchStep(p, t term.Term, bs *Bindings, st []matchTask) (bool, []matchTask)
 		if t.Kind() != term.KindMap || t.Len() != p.Len() {
 			return false, st
 		}
-		return true, pushRun(st, entryTerms(p.Entries()), entryTerms(t.Entries()))
+		return true, pushRun(st, term.EntryTerms(p.Entries()), term.EntryTerms(t.Entries()))
 	case term.KindDesc:
 		if t.Kind() != term.KindDesc {
 			return false, st
@@ -209,13 +207,4 @@ func pushRun(st []matchTask, ps, ts []term.Term) []matchTask {
 		return st
 	}
 	return append(st, matchTask{ps: ps, ts: ts, run: true})
-}
-
-// entryTerms views map entries as their keys and values in turn: a
-// MapEntry is two Terms, key first.
-func entryTerms(es []term.MapEntry) []term.Term {
-	if len(es) == 0 {
-		return nil
-	}
-	return unsafe.Slice(&es[0].Key, 2*len(es))
 }

@@ -465,8 +465,8 @@ func (d *decoder) intTerm(mag []byte) term.Term {
 		}
 	}
 	w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
-	bigWords(w, mag)
-	return bigTerm(w, false)
+	fillWords(w, mag)
+	return term.BigWords(w, false)
 }
 
 // negIntTerm makes the negative integer whose magnitude is
@@ -482,8 +482,8 @@ func (d *decoder) negIntTerm(adj []byte, words int) term.Term {
 			}
 		}
 		w := d.a.takeWords((len(mag) + wordBytes - 1) / wordBytes)
-		bigWords(w, mag)
-		return bigTerm(w, true)
+		fillWords(w, mag)
+		return term.BigWords(w, true)
 	}
 	top := ^wordAt(adj, words-1)
 	n := words
@@ -506,7 +506,7 @@ func (d *decoder) negIntTerm(adj []byte, words int) term.Term {
 	for i := range w {
 		w[i] = big.Word(^wordAt(adj, i))
 	}
-	return bigTerm(w, true)
+	return term.BigWords(w, true)
 }
 
 // wordAt returns the i'th 64-bit word, counted from the low end, of the

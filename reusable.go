@@ -52,15 +52,5 @@ func (d *Decoder) DecodeNext(b []byte) (term.Term, []byte, error) {
 // returned, or part of it. The copy takes two allocations, as a plain
 // Decode does; any other term is returned as it is.
 func (d *Decoder) Keep(t term.Term) term.Term {
-	if !layoutOK {
-		// The arena cannot move terms (layout.go): copy through the
-		// encoding instead.
-		if b, err := d.opts.Encode(t); err == nil {
-			if k, err := d.opts.Decode(b); err == nil {
-				return k
-			}
-		}
-		return t
-	}
 	return d.s.a.copyOut(t)
 }

@@ -157,7 +157,7 @@ func deeperThan(t term.Term, limit int) bool {
 			}
 			st = append(st, kids)
 		case term.KindMap:
-			st = append(st, entryTerms(x.Entries()))
+			st = append(st, term.EntryTerms(x.Entries()))
 		default: // term.KindDesc
 			st = append(st, []term.Term{x.Inner()})
 		}

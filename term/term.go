@@ -92,9 +92,9 @@ type Term struct {
 //     big.Int.Bits), or the Desc's, Pid's, Port's or Ref's cell; it may
 //     be nil where the count is 0.
 //
-// The zero rep (nil, 0) is then the empty list. Package sext's decoders
-// build terms around memory of their own through a copy of this layout,
-// which they check at init (sext's layout.go): keep the two in step.
+// The zero rep (nil, 0) is then the empty list. Only this package reads
+// or writes a rep: decoders that manage memory build terms through
+// Arena, DescOf, BigWords, MapPairs and SlotBinary.
 type rep struct {
 	Ptr unsafe.Pointer // children, bytes, name, words, *Pid, ... or a kind mark
 	Num uint64         // int64 value or float bits; or kind, flag and count
