@@ -29,7 +29,9 @@ type flagSet struct {
 func newFlagSet(name, synopsis, about string) *flagSet {
 	fs := flag.NewFlagSet("sext "+name, flag.ContinueOnError)
 	fs.Usage = func() {} // parse prints the help itself
-	return &flagSet{FlagSet: fs, synopsis: synopsis, about: about}
+	f := &flagSet{FlagSet: fs, synopsis: synopsis, about: about}
+	printFlag(f)
+	return f
 }
 
 // parse parses args. If it returns ok false the command must return

@@ -10,13 +10,13 @@ import (
 // parseTerm parses one term of text.
 func parseTerm(s string, o term.ParseOptions) (term.Term, error) { return o.Parse(s) }
 
-// appendTerm appends t's text. A term without an exact text form (which
-// decoding should never produce) gets String's form.
+// appendTerm appends t's text in the --print format. A term without an
+// exact text form (which decoding should never produce) gets Append's.
 func appendTerm(dst []byte, t term.Term) []byte {
-	if b, err := t.AppendText(dst); err == nil {
+	if b, err := printFormat.AppendText(dst, t); err == nil {
 		return b
 	}
-	return term.AppendString(dst, t)
+	return printFormat.Append(dst, t)
 }
 
 // parseArgTerms parses the operand terms of a command (match's PATTERN
