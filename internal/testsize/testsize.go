@@ -60,11 +60,13 @@ func Name() string { return Pick("quick", "full") }
 // unless the command line gave it: ShortChecks with -short, else
 // QuickChecks or FullChecks. A TestMain calls it after flag.Parse. In a
 // binary without rapid (no such flag) it does nothing.
-func SetRapidChecks() {
-	if flag.Lookup(checksFlag) == nil || given(checksFlag) {
+func SetRapidChecks() { setRapidChecks(flag.CommandLine) }
+
+func setRapidChecks(fs *flag.FlagSet) {
+	if fs.Lookup(checksFlag) == nil || given(fs, checksFlag) {
 		return
 	}
-	if err := flag.Set(checksFlag, strconv.Itoa(defaultChecks())); err != nil {
+	if err := fs.Set(checksFlag, strconv.Itoa(defaultChecks())); err != nil {
 		panic(err) // an int flag takes an int
 	}
 }
@@ -73,8 +75,10 @@ func SetRapidChecks() {
 // set (on the command line, or by SetRapidChecks), else what
 // SetRapidChecks would set. Tests that draw their own cases (a batch for
 // a live VM, say) size themselves by it as rapid's properties do.
-func Checks() int {
-	if f := flag.Lookup(checksFlag); f != nil && given(checksFlag) {
+func Checks() int { return checks(flag.CommandLine) }
+
+func checks(fs *flag.FlagSet) int {
+	if f := fs.Lookup(checksFlag); f != nil && given(fs, checksFlag) {
 		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 0 {
 			return n
 		}
@@ -90,9 +94,9 @@ func defaultChecks() int {
 }
 
 // given reports whether flag name has been set, on the command line or by
-// flag.Set.
-func given(name string) bool {
+// Set.
+func given(fs *flag.FlagSet, name string) bool {
 	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
