@@ -330,7 +330,7 @@ func TestVMMapKeyOrder(t *testing.T) {
 	}
 }
 
-// term's printer writes what io:format("~tw") writes on OTP 25 (~w
+// term.W writes what io:format("~tw") writes on OTP 25 (~w
 // without t escapes characters beyond Latin-1 as \x{...}), for terms
 // without pids, ports and references (which Erlang prints opaquely and
 // this project with their node and creation). Maps print in key order.
@@ -340,7 +340,7 @@ func TestVMPrint(t *testing.T) {
 	for lo := 0; lo < len(terms); lo += batch {
 		part := terms[lo:min(lo+batch, len(terms))]
 		for i, text := range call(t, vm, "print", term.List(part...)) {
-			if got := part[i].String(); got != string(text.Bytes()) {
+			if got := term.W.Text(part[i]); got != string(text.Bytes()) {
 				t.Fatalf("printed\n%s\nthe VM's ~tw\n%s", got, text.Bytes())
 			}
 		}
