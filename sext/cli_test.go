@@ -297,6 +297,10 @@ func TestPrefix(t *testing.T) {
 	runSext(t, "", "prefix", "--range", "--format=raw", "a").want(t, 2, "", "--range")
 	runSext(t, "", "prefix", "--utf8-atoms", "{'Ω','_'}").want(t, 0, lines("10000000020CE76A4008"))
 	runSext(t, "", "prefix", "{'Ω','_'}").want(t, 1, "", "--utf8-atoms")
+	// A bare _ is the wildcard, as in an Erlang pattern.
+	runSext(t, "", "prefix", "--range", "_").want(t, 0, "\n\n")
+	runSext(t, "{a, _}\n", "prefix", "--range").want(t, 0, lines("10000000020CB08008", "10000000020CB08009"))
+	runSext(t, "", "prefix", "{a, _X}").want(t, 1, "", "column 5: variable _X is not a term")
 }
 
 func TestUTF8Atoms(t *testing.T) {
@@ -313,6 +317,9 @@ func TestMatch(t *testing.T) {
 	runSext(t, "", "match", "{user,'$1',['$2'|'_']}", "{user,42,[a,b,c]}").want(t, 0, lines("$1 = 42", "$2 = a"))
 	runSext(t, "", "match", "{'$1','$1'}", "{x,x}").want(t, 0, lines("$1 = x"))
 	runSext(t, "", "match", "'_'", "{x,x}").want(t, 0, "")
+	runSext(t, "", "match", "_", "{x,x}").want(t, 0, "")
+	runSext(t, "", "match", "{user, _, '$1'}", "{user,42,x}").want(t, 0, lines("$1 = x"))
+	runSext(t, "", "match", "a", "_").want(t, 2, "", "TERM: column 1: variable _ is not a term")
 	runSext(t, "", "match", "-1", "-1").want(t, 0, "")
 	runSext(t, "", "match", "{'$1','$1'}", "{x,y}").want(t, 1, "", "no match")
 	runSext(t, "", "match", "{a,'_'}", "{a,b,c}").want(t, 1, "", "no match")

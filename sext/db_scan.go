@@ -11,8 +11,8 @@ import (
 
 const scanAbout = `
 Print "TERM<TAB>VALUE", one a line in term order, for every key that
-matches PATTERN: '_' matches any term, '$N' any term but the same one
-wherever it occurs. Only the keys under PATTERN's prefix (everything
+matches PATTERN: '_' (or a bare _, as in an Erlang pattern) matches any
+term, '$N' any term but the same one wherever it occurs. Only the keys under PATTERN's prefix (everything
 before its first wildcard) are read, so put the wildcards last.
 
 With --to, print every key from the first that can match PATTERN to the

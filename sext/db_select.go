@@ -12,6 +12,7 @@ import (
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/store/seam"
+	"github.com/erlsext/sext/term"
 )
 
 const selectAbout = `
@@ -49,13 +50,18 @@ the select takes from it.
   sext db --dir D explain --count "[{{order,'_','_',500000},[],['$_']}]"`
 
 // parseSpec parses the SPEC argument, reporting an error as the other
-// subcommands report a bad TERM.
-func parseSpec(fs *flagSet, args []string, stderr io.Writer) (*matchspec.Spec, bool) {
+// subcommands report a bad TERM. A bare _ in it is the wildcard, as in a
+// PATTERN.
+func parseSpec(fs *flagSet, args []string, o term.ParseOptions, stderr io.Writer) (*matchspec.Spec, bool) {
 	if len(args) != 1 {
 		fs.usageError(stderr, "want one SPEC")
 		return nil, false
 	}
-	spec, err := matchspec.Parse(args[0])
+	t, err := parsePattern(args[0], o)
+	var spec *matchspec.Spec
+	if err == nil {
+		spec, err = matchspec.Compile(t)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sext: SPEC: %s\n", describe(err))
 		return nil, false
@@ -76,7 +82,7 @@ func dbSelect(c *dbCall, args []string) int {
 	if *limit < 0 {
 		return fs.usageError(c.stderr, "--limit must not be negative")
 	}
-	spec, ok := parseSpec(fs, args, c.stderr)
+	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -123,7 +129,7 @@ func dbExplain(c *dbCall, args []string) int {
 	if !ok {
 		return status
 	}
-	spec, ok := parseSpec(fs, args, c.stderr)
+	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -126,6 +126,12 @@ func TestDBPutGetDel(t *testing.T) {
 	execDB(t, "", "db", "--dir", dir, "del", k).expect(t, 0, text("")) // not there: fine
 	execDB(t, "", "db", "--dir", dir, "get", k).expect(t, 1, text(""), "not found")
 	execDB(t, "", "db", "--dir", dir, "scan", "'_'").expect(t, 0, text("{user,43}\t\n"))
+	// A bare _ is the wildcard in a pattern, as in Erlang; a TERM is no
+	// pattern.
+	execDB(t, "", "db", "--dir", dir, "scan", "_").expect(t, 0, text("{user,43}\t\n"))
+	execDB(t, "", "db", "--dir", dir, "scan", "{user, _}", "--to", "_").expect(t, 0, text("{user,43}\t\n"))
+	execDB(t, "", "db", "--dir", dir, "select", "[{{user, _}, [], ['$_']}]").expect(t, 0, text("{user,43}\t\n"))
+	execDB(t, "", "db", "--dir", dir, "get", "_").expect(t, 2, text(""), "TERM: column 1: variable _ is not a term")
 	// Flags after the operands, and a negative number as a term.
 	execDB(t, "", "db", "--dir", dir, "put", "-5", "minus five").expect(t, 0, text(""))
 	execDB(t, "", "db", "--dir", dir, "get", "-5").expect(t, 0, text("minus five\n"))
@@ -278,7 +284,7 @@ func TestDBErrors(t *testing.T) {
 	// Bad terms name the operand and the column.
 	execDB(t, "", "db", "--dir", dir, "put", "{a,,1}", "x").expect(t, 2, text(""), "TERM: column 4: ")
 	execDB(t, "", "db", "--dir", dir, "get", "{a, 1").expect(t, 2, text(""), "TERM: column 6: unexpected end of input")
-	execDB(t, "", "db", "--dir", dir, "scan", "{a, _}").expect(t, 2, text(""), "PATTERN: column 5: ")
+	execDB(t, "", "db", "--dir", dir, "scan", "{a, _X}").expect(t, 2, text(""), "PATTERN: column 5: ")
 	execDB(t, "", "db", "--dir", dir, "scan", "'_'", "--to", "[1 2]").expect(t, 2, text(""), "--to: column 4: ")
 	execDB(t, "", "db", "--dir", dir, "put", "{a, 1.0e400}", "x").expect(t, 2, text(""), "TERM: column")
 
@@ -303,6 +309,32 @@ func TestDBErrors(t *testing.T) {
 	}
 	if r := execDB(t, "", "help"); !strings.Contains(r.stdout, "\n  db ") || !strings.Contains(r.stdout, "\n  demo ") {
 		t.Errorf("sext help does not list db and demo:\n%s", r.stdout)
+	}
+	// "sext help db SUB", where a subcommand's usage error sends the
+	// user, prints that subcommand's own help, as "sext db SUB --help".
+	var subs [][]string
+	for name := range dbSubs {
+		subs = append(subs, []string{name})
+	}
+	for name := range dbIndexSubs {
+		subs = append(subs, []string{"index", name})
+	}
+	for _, sub := range subs {
+		own := execDB(t, "", append(append([]string{"db"}, sub...), "--help")...)
+		own.expect(t, 0, nil)
+		want := "usage: sext db --dir DIR " + strings.Join(sub, " ")
+		if sub[0] == "watch" {
+			want = "usage: sext db --etcd ENDPOINTS watch"
+		}
+		if !strings.HasPrefix(own.stdout, want) {
+			t.Errorf("sext db %s --help:\n%s", strings.Join(sub, " "), own.stdout)
+		}
+		execDB(t, "", append([]string{"help", "db"}, sub...)...).expect(t, 0, &own.stdout)
+	}
+	execDB(t, "", "help", "db", "frob").expect(t, 2, text(""), `unknown subcommand "frob"`)
+	execDB(t, "", "help", "encode", "frob").expect(t, 2, text(""), "encode has no subcommands")
+	if r := execDB(t, "", "help", "etf", "encode"); r.code != 0 || !strings.HasPrefix(r.stdout, "usage: sext etf encode") {
+		t.Errorf("sext help etf encode: status %d\n%s", r.code, r.stdout)
 	}
 
 	// Missing directories.

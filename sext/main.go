@@ -14,19 +14,20 @@ import (
 type command struct {
 	summary string // one line for "sext help"
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	subs    bool // it has subcommands ("db scan"), each with its own help
 }
 
 // commands are the subcommands by name.
 var commands = map[string]command{
-	"encode":  {"encode terms as sext keys", runEncode},
-	"decode":  {"decode sext keys to terms", runDecode},
-	"prefix":  {"print the key prefix or key range of patterns", runPrefix},
-	"match":   {"match a term against a pattern", runMatch},
-	"compare": {"compare two terms in sext order", runCompare},
-	"sort":    {"sort terms in sext order", runSort},
-	"db":      {"an ordered term store: put, get, del, scan, load, stats, check, select, explain, index, watch", runDB},
-	"etf":     {"encode and decode Erlang's External Term Format (term_to_binary)", runETF},
-	"demo":    {"load an order book into a store and run pattern scans, selects and an index", runDemo},
+	"encode":  {"encode terms as sext keys", runEncode, false},
+	"decode":  {"decode sext keys to terms", runDecode, false},
+	"prefix":  {"print the key prefix or key range of patterns", runPrefix, false},
+	"match":   {"match a term against a pattern", runMatch, false},
+	"compare": {"compare two terms in sext order", runCompare, false},
+	"sort":    {"sort terms in sext order", runSort, false},
+	"db":      {"an ordered term store: put, get, del, scan, load, stats, check, select, explain, index, watch", runDB, true},
+	"etf":     {"encode and decode Erlang's External Term Format (term_to_binary)", runETF, true},
+	"demo":    {"load an order book into a store and run pattern scans, selects and an index", runDemo, false},
 }
 
 func main() {
@@ -43,7 +44,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				usage(stderr)
 				return 2
 			}
-			return c.run([]string{"-h"}, stdin, stdout, stderr)
+			// "sext help db scan" is "sext db scan -h": the help a
+			// subcommand's usage error sends the user to.
+			words := args[2:]
+			if len(words) > 0 && !c.subs {
+				fmt.Fprintf(stderr, "sext: %s has no subcommands\n", args[1])
+				return 2
+			}
+			return c.run(append(slices.Clone(words), "-h"), stdin, stdout, stderr)
 		}
 		usage(stdout)
 		if len(args) == 0 {

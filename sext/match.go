@@ -9,8 +9,8 @@ import (
 )
 
 const matchAbout = `
-Match TERM against PATTERN, where the atom '_' matches any term and an
-atom '$N' (N a number) matches any term but must match equal terms
+Match TERM against PATTERN, where the atom '_' (or a bare _, as in an
+Erlang pattern) matches any term and an atom '$N' (N a number) matches any term but must match equal terms
 wherever it occurs. If TERM matches, print the bindings of the '$N'
 wildcards, one "$N = Term" a line in the order first met, and exit 0.
 If it does not, print "no match" on stderr and exit 1. A usage or parse

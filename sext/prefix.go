@@ -9,7 +9,7 @@ import (
 
 const prefixAbout = `
 Print the prefix of each PATTERN: the encoding of the pattern up to its
-first wildcard ('_' or '$N'), which every matching term's encoding starts
+first wildcard ('_', a bare _, or '$N'), which every matching term's encoding starts
 with. With no PATTERN arguments, read patterns from stdin, one a line.
 
 With --format=sb32 the prefix drops its last, partial sb32 character and
@@ -50,7 +50,7 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fs.usageError(stderr, "--range cannot be used with --format=raw")
 		}
 		return writeRaw(fs, s, args, stdin, "pattern", func(item string) ([]byte, error) {
-			p, err := parseTerm(item, parseOptions(digits))
+			p, err := parsePattern(item, parseOptions(digits))
 			if err != nil {
 				return nil, err
 			}
@@ -58,7 +58,7 @@ func runPrefix(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		})
 	}
 	s.eachItem(args, stdin, func(_, item string) error {
-		p, err := parseTerm(item, parseOptions(digits))
+		p, err := parsePattern(item, parseOptions(digits))
 		if err != nil {
 			return err
 		}
