@@ -249,7 +249,7 @@ func TestFlatNamesShareASet(t *testing.T) {
 		name := fmt.Sprintf("n%d", i)
 		var b [8]byte
 		copy(b[:], name)
-		s := flatSet(binary.BigEndian.Uint64(b[:]))
+		s := shortSet(binary.BigEndian.Uint64(b[:]))
 		if bySet[s] = append(bySet[s], name); len(bySet[s]) == 4 {
 			names = bySet[s]
 		}

@@ -11,8 +11,8 @@ import (
 )
 
 // bigDecoder returns a decoder over b in direct mode.
-func bigDecoder(b []byte) *decoder {
-	d := &decoder{buf: b, maxDepth: DefaultMaxDepth, intLimit: max(1<<16, len(b)), scratchSpace: new(scratchSpace)}
+func bigDecoder(b []byte) *decodeState {
+	d := &decodeState{buf: b, maxDepth: DefaultMaxDepth, intLimit: max(1<<16, len(b)), scratchSpace: new(scratchSpace)}
 	d.a.direct = true
 	return d
 }

@@ -39,7 +39,7 @@ type kont struct {
 // valueRecursive with every recursive call turned into a pushed frame.
 // The frames are in the local ks while it runs, and d.konts only when it
 // calls what reads them (fail).
-func (d *decoder) valueCPS(pos int) (term.Term, int, error) {
+func (d *decodeState) valueCPS(pos int) (term.Term, int, error) {
 	var v term.Term
 	var err error
 	ks := d.konts[:0]
@@ -208,7 +208,7 @@ descend:
 // fail unwinds the stack after an error. An error inside a descending
 // term's inner bytes is reported at the outermost such term's tag, as the
 // recursive decoder reports it.
-func (d *decoder) fail(ks []kont, err error) (term.Term, int, error) {
+func (d *decodeState) fail(ks []kont, err error) (term.Term, int, error) {
 	for _, k := range ks {
 		if k.kind == kDesc {
 			err = inDesc(err, k.i)

@@ -6,7 +6,7 @@ import "github.com/erlsext/sext/term"
 // compound term calls itself for its children and returns the term and the
 // offset after it. Compare decode_cps.go, where every such call is a frame
 // pushed on an explicit stack instead.
-func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
+func (d *decodeState) valueRecursive(pos int) (term.Term, int, error) {
 	if pos >= len(d.buf) {
 		return term.Term{}, 0, errAt(pos, ErrTruncated, "")
 	}
@@ -112,7 +112,7 @@ func (d *decoder) valueRecursive(pos int) (term.Term, int, error) {
 	return d.leaf(pos)
 }
 
-func (d *decoder) mapRecursive(pos int) (term.Term, int, error) {
+func (d *decodeState) mapRecursive(pos int) (term.Term, int, error) {
 	n, p, err := d.header(pos, 2, 2*minTermLen, d.depth)
 	if err != nil {
 		return term.Term{}, 0, err

@@ -38,7 +38,7 @@ const (
 
 // encoder keeps of Options only what encoding reads, field by field:
 // copying the whole struct in cost more than the rest of a short key.
-type encoder struct {
+type encodeState struct {
 	utf8Atoms bool // Options.UTF8Atoms
 	legacy    bool // Options.Legacy
 	maxDepth  int
@@ -51,14 +51,14 @@ type encoder struct {
 	prefix bool
 }
 
-func newEncoder(o Options) encoder { return o.encoder() }
+func newEncodeState(o Options) encodeState { return o.encodeState() }
 
 // encoder reads o's fields one by one through a pointer. Options is too
 // big for the compiler to keep in registers: passed by value, it was
 // spilled a byte at a time and copied in wide words, a store-forwarding
 // stall that cost a short key a third of its encoding time.
-func (o *Options) encoder() encoder {
-	return encoder{utf8Atoms: o.UTF8Atoms, legacy: o.Legacy, maxDepth: encodeDepth(o.MaxDepth)}
+func (o *Options) encodeState() encodeState {
+	return encodeState{utf8Atoms: o.UTF8Atoms, legacy: o.Legacy, maxDepth: encodeDepth(o.MaxDepth)}
 }
 
 // encodeDepth is Options.maxDepth of an Options whose MaxDepth is n.
@@ -83,7 +83,7 @@ func isCompound(k term.Kind) bool {
 }
 
 // appendTerm writes t, the commonest leaf first.
-func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
+func (e *encodeState) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 	if t.IsInt64() {
 		if v := t.Int64(); v >= 0 && v <= max31 {
 			return binary.BigEndian.AppendUint32(append(dst, tagPos4), uint32(v)<<1), nil
@@ -101,7 +101,7 @@ func (e *encoder) appendTerm(dst []byte, t term.Term) ([]byte, error) {
 // elements are written as appendTerm would, in their loops, so that a
 // nested compound costs one call a level, not two: deep terms pay every
 // frame.
-func (e *encoder) appendCompound(dst []byte, t term.Term, k term.Kind) (_ []byte, err error) {
+func (e *encodeState) appendCompound(dst []byte, t term.Term, k term.Kind) (_ []byte, err error) {
 	if e.depth >= e.maxDepth {
 		return dst, errEncodeDepth
 	}
@@ -189,7 +189,7 @@ func (o *Options) appendKey(dst []byte, t term.Term, prefix bool) ([]byte, error
 	if ok && len(rest) == 0 {
 		return out, nil
 	}
-	e := o.encoder()
+	e := o.encodeState()
 	e.prefix = prefix
 	var err error
 	if ok {
@@ -287,7 +287,7 @@ const (
 
 // appendDesc writes a descending term, apart from appendCompound to keep
 // that recursive function's frame small.
-func (e *encoder) appendDesc(dst []byte, t term.Term) ([]byte, error) {
+func (e *encodeState) appendDesc(dst []byte, t term.Term) ([]byte, error) {
 	dst = append(dst, tagDesc)
 	start, framed := len(dst), e.framed
 	dst, err := e.appendTerm(dst, t.Inner())
@@ -325,7 +325,7 @@ var errDescFraming = &EncodeError{Err: ErrUnencodable, Detail: "descending terms
 // them would then exceed descGrowth times their content plus
 // maxDescFraming: the bound that keeps nested descending terms' cost in
 // proportion to the term, checked before the memory is taken.
-func (e *encoder) frameDesc(dst []byte, start, framed int) ([]byte, error) {
+func (e *encodeState) frameDesc(dst []byte, start, framed int) ([]byte, error) {
 	n := len(dst) - start
 	content := n - (e.framed - framed) // the inner bytes without their descending terms' framing
 	add := frameLen(n) - n
@@ -336,7 +336,7 @@ func (e *encoder) frameDesc(dst []byte, start, framed int) ([]byte, error) {
 	return frameTail(dst, start, 8*n, true), nil
 }
 
-func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, error) {
+func (e *encodeState) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, error) {
 	switch k {
 	case term.KindInt:
 		m, neg := intMagnitude(t)
@@ -401,7 +401,7 @@ func (e *encoder) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, erro
 
 // appendAtom frames the atom's name in the atom encoding: Latin-1 (one
 // byte a character, as the reference writes) or UTF-8.
-func (e *encoder) appendAtom(dst []byte, name string) ([]byte, error) {
+func (e *encodeState) appendAtom(dst []byte, name string) ([]byte, error) {
 	start := len(dst)
 	if e.utf8Atoms {
 		if !utf8.ValidString(name) {
@@ -514,4 +514,33 @@ func quote(s string) string {
 		s = s[:n] + "…"
 	}
 	return term.Atom(s).String()
+}
+
+// Append appends the encoding of t to dst and returns the extended
+// buffer. It allocates nothing when dst has room. On error it returns dst
+// unchanged.
+func Append(dst []byte, t term.Term) ([]byte, error) { return Options{}.Append(dst, t) }
+
+// Encode returns the encoding of t, or nil and an error.
+func Encode(t term.Term) ([]byte, error) { return Options{}.Append(nil, t) }
+
+// Encode returns the encoding of t under o.
+func (o Options) Encode(t term.Term) ([]byte, error) { return o.Append(nil, t) }
+
+// Append appends the encoding of t under o to dst. On error it returns
+// dst unchanged (bytes past its length, within its capacity, may have been
+// written), so that no half-written term reaches the caller.
+func (o Options) Append(dst []byte, t term.Term) ([]byte, error) {
+	return o.appendKey(dst, t, false)
+}
+
+// settle is where every append-style entry point that can fail (Append,
+// AppendPrefix, AppendMarshal, and through them Encode, Prefix and Marshal;
+// Encoding.AppendDecode) drops what it wrote when it fails: the encoders
+// find some errors only halfway through a term.
+func settle(dst, out []byte, err error) ([]byte, error) {
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }

@@ -34,7 +34,7 @@ func TestPropFlatKeyIsGeneralWalk(t *testing.T) {
 		dst := rapid.SliceOfN(rapid.Byte(), 0, 4).Draw(t, "dst")
 		dst = append(make([]byte, 0, len(dst)+rapid.IntRange(0, 40).Draw(t, "room")), dst...)
 		for _, prefix := range []bool{false, true} {
-			e := o.encoder()
+			e := o.encodeState()
 			e.prefix = prefix
 			want, werr := e.appendTerm(room(dst), x)
 			if prefix && werr == errWildcard {

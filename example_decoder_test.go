@@ -31,5 +31,5 @@ func ExampleDecoder() {
 	}
 	fmt.Println(sum, kept)
 	// Output:
-	// 6 {user,2,<<110,97,109,101,50>>}
+	// 6 {user,2,<<"name2">>}
 }

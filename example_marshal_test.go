@@ -69,8 +69,8 @@ func ExampleMarshalTerm() {
 	t, _ = sext.MarshalTerm(Person{Name: "ann", Tags: []string{"admin"}})
 	fmt.Println(t)
 	// Output:
-	// {order,7,#Desc<1700000000000000000>,<<120,49>>}
-	// #{boss => undefined,name => <<97,110,110>>,tags => [admin]}
+	// {order,7,#Desc<1700000000000000000>,<<"x1">>}
+	// #{boss => undefined,name => <<"ann">>,tags => [admin]}
 }
 
 func ExampleAppendMarshal() {
@@ -88,7 +88,7 @@ func ExampleAppendMarshal() {
 	}
 	t, _ := sext.Decode(buf)
 	fmt.Println(t)
-	// Output: {3,#Desc<1700000000000000000>,<<117,49>>,9}
+	// Output: {3,#Desc<1700000000000000000>,<<"u1">>,9}
 }
 
 func ExampleUnmarshal() {

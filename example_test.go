@@ -19,7 +19,7 @@ func Example() {
 	fmt.Println(back, err)
 	// Output:
 	// 10000000030CBADCECB720080A0000005412B0DB2D363B2808
-	// {user,42,<<97,108,105,99,101>>} <nil>
+	// {user,42,<<"alice">>} <nil>
 }
 
 func ExamplePrefixRange() {

@@ -356,3 +356,167 @@ func load64Tail(b []byte, p int) uint64 {
 
 // grow extends b by n bytes.
 func grow(b []byte, n int) []byte { return slices.Grow(b, n)[:len(b)+n] }
+
+// canonFrame is canon unless the frame ends with the end byte 0 (an
+// empty last unit), which readers accept and the encoder writes only for
+// float fractions.
+func canonFrame(b []byte, f frame) skipInfo {
+	if f.units > 0 && b[f.end-1] == 0 {
+		return 0
+	}
+	return canon
+}
+
+// unitByte returns data unit i of the frame starting at b[pos].
+func unitByte(b []byte, pos, i int, inv byte) byte {
+	bit := 9*i + 1
+	at := pos + bit>>3
+	w := uint16(b[at]^inv) << 8
+	if at+1 < len(b) {
+		w |= uint16(b[at+1] ^ inv)
+	}
+	return byte(w >> (8 - bit&7))
+}
+
+// checkLastUnit makes unframe's one check without unframing: the unused
+// low bits of a partial last byte must be zero.
+func checkLastUnit(b []byte, pos int, f frame, inv byte) error {
+	if f.units*8 > f.bits && unitByte(b, pos, f.units-1, inv)&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
+		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
+	}
+	return nil
+}
+
+// findFrame is scanFrame for ascending framing, with a fast path for the
+// short strings keys are made of (atoms, small binaries): fewer than
+// eight units, found with one 64-bit load. Errors come from scanFrame.
+func findFrame(b []byte, pos int) (frame, error) { return findFrameInv(b, pos, 0) }
+
+// findFrameInv is findFrame for either direction: inv is 0xFF for
+// descending framing, as for scanFrame.
+func findFrameInv(b []byte, pos int, inv byte) (frame, error) {
+	if pos < len(b) && b[pos]^inv >= 0x80 {
+		// load64 reads zeros past the end: a frame that ends the input
+		// takes this path too, and one cut short fails the length test.
+		h := load64(b, pos) ^ uint64(inv)*0x0101010101010101
+		if m := ^h & unitMarks; m != 0 {
+			units := bits.LeadingZeros64(m) / 9 // the first marker missing
+			bit := 9 * units
+			i := pos + bit>>3
+			if i+1 < len(b) && (b[i]^inv)<<(bit&7) == 0 {
+				switch endb := b[i+1] ^ inv; {
+				case endb == 8, endb == 0 && inv != 0:
+					return frame{units: units, bits: 8 * units, end: i + 2}, nil
+				case endb <= 7:
+					return frame{units: units, bits: (units-1)*8 + int(endb), end: i + 2}, nil
+				}
+			}
+		}
+	}
+	return scanFrame(b, pos, inv)
+}
+
+// shortWholeFrame returns the end of the ascending frame at b[pos] if it
+// is well formed, holds one to seven whole bytes and ends with the end
+// byte 8, or 0: the one case of findFrame small enough to inline, for the
+// atoms in keys.
+func shortWholeFrame(b []byte, pos int) int {
+	if pos+8 > len(b) {
+		return 0
+	}
+	// The first marker missing is the stop bit; with none missing, seven
+	// units end at the word's last bit.
+	bit := 9 * (bits.LeadingZeros64(^binary.BigEndian.Uint64(b[pos:])&unitMarks) / 9)
+	i := pos + bit>>3
+	if bit == 0 || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^8) != 0 {
+		return 0
+	}
+	return i + 2
+}
+
+// wholeFrame checks a frame that must hold whole bytes, as bytesFrame
+// does, without unframing it.
+func wholeFrame(b []byte, pos int) (frame, error) {
+	f, err := findFrame(b, pos)
+	if err == nil {
+		err = checkLastUnit(b, pos, f, 0)
+	}
+	if err == nil && f.bits&7 != 0 {
+		err = errAt(pos, ErrInvalid, "bitstring where bytes are expected")
+	}
+	return f, err
+}
+
+// frame8 returns the end of the ascending frame at b[pos] and its data
+// bytes when it holds whole bytes and ends with the end byte 8, the frame
+// of nearly every atom, binary and bignum; end is 0 for anything else,
+// well formed or not, which scanFrame then reads. It checks the whole
+// frame: markers, the zero padding after the stop bit, and the end byte.
+// A 64-bit load a group of eight units finds the stop bit, the first
+// marker missing; load64 reads zeros past the input, so a cut frame
+// finds a stop bit there and fails the length test.
+func frame8(b []byte, pos int) (end, units int) {
+	if pos >= len(b) {
+		return 0, 0
+	}
+	if b[pos] == emptyFrame {
+		return pos + 1, 0
+	}
+	p := pos
+	m := ^load64(b, p) & unitMarks
+	for m == 0 {
+		p += 9
+		units += 8
+		m = ^load64(b, p) & unitMarks
+	}
+	bit := 9 * (bits.LeadingZeros64(m) / 9)
+	i := p + bit>>3
+	if bit+p == pos || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^emptyFrame) != 0 {
+		return 0, 0
+	}
+	return i + 2, units + bit/9
+}
+
+// unframeScratch reads a frame into d.scratch, which it returns.
+func (d *decodeState) unframeScratch(pos int, inv byte) ([]byte, frame, error) {
+	s, f, err := appendUnframe(d.scratch[:0], d.buf, pos, inv)
+	d.scratch = s[:0]
+	return s, f, err
+}
+
+// bytesFrame reads a frame that must hold whole bytes into d.scratch.
+func (d *decodeState) bytesFrame(pos int) ([]byte, int, error) {
+	hi, n, end := shortFrame(d.buf, pos) // most names: one load
+	var lo uint64
+	if end == 0 {
+		hi, lo, n, end = mediumFrame(d.buf, pos) // bignums of a few words: two
+	}
+	if end == 0 {
+		return d.longBytesFrame(pos)
+	}
+	return d.frameBytes(hi, lo, n), end, nil
+}
+
+// frameBytes writes the n bytes at the top of hi:lo, a frame that
+// shortFrame or mediumFrame read, into d.scratch.
+func (d *decodeState) frameBytes(hi, lo uint64, n int) []byte {
+	if cap(d.scratch) < 16 {
+		d.scratch = make([]byte, 16, 64)
+	}
+	s := d.scratch[:16]
+	binary.BigEndian.PutUint64(s, hi)
+	binary.BigEndian.PutUint64(s[8:], lo)
+	return s[:n]
+}
+
+// longBytesFrame is bytesFrame for a frame shortFrame has refused.
+func (d *decodeState) longBytesFrame(pos int) ([]byte, int, error) {
+	s, f, err := d.unframeScratch(pos, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.bits&7 != 0 {
+		return nil, 0, errAt(pos, ErrInvalid, "bitstring where bytes are expected")
+	}
+	return s[:f.bits/8], f.end, nil
+}

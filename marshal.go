@@ -118,7 +118,7 @@ func (o Options) AppendMarshal(dst []byte, v any) ([]byte, error) {
 	if !rv.IsValid() {
 		return append(dst, atomUndefined...), nil
 	}
-	out, err := codecFor(rv.Type(), codecOpts{}).app(dst, rv, encCtx{e: o.encoder()})
+	out, err := codecFor(rv.Type(), codecOpts{}).app(dst, rv, encCtx{e: o.encodeState()})
 	if err != nil {
 		err = atRoot(err, rv.Type())
 	}
@@ -169,7 +169,7 @@ var (
 )
 
 func encodedAtom(name string) []byte {
-	b, err := (&encoder{}).appendAtom([]byte{tagAtom}, name)
+	b, err := (&encodeState{}).appendAtom([]byte{tagAtom}, name)
 	if err != nil {
 		panic(err)
 	}

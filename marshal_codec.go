@@ -92,8 +92,8 @@ func (b *builder) compile(t reflect.Type, o codecOpts) *codec {
 	}
 	c := new(codec)
 	b.building[k] = c
-	c.app = b.encoder(t, o)
-	c.dec = b.decoder(t, o)
+	c.app = b.appendFuncFor(t, o)
+	c.dec = b.decodeFuncFor(t, o)
 	return c
 }
 
@@ -106,7 +106,7 @@ var (
 )
 
 // encoder returns the conversion of values of type t.
-func (b *builder) encoder(t reflect.Type, o codecOpts) appendFunc {
+func (b *builder) appendFuncFor(t reflect.Type, o codecOpts) appendFunc {
 	switch {
 	case t.Implements(marshalerType):
 		return marshalerEncoder(false)

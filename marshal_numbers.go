@@ -17,7 +17,7 @@ func appendBool(dst []byte, v reflect.Value, _ encCtx) ([]byte, error) {
 	return append(dst, atomFalse...), nil
 }
 
-func (e *encoder) appendInt64(dst []byte, i int64) []byte {
+func (e *encodeState) appendInt64(dst []byte, i int64) []byte {
 	if i < 0 {
 		return e.appendIntPart(dst, magnitude{u: uint64(-i)}, true, false) // -MinInt64 wraps to 2^63
 	}

@@ -12,7 +12,7 @@ import (
 type encCtx struct {
 	// e is the encoder every conversion writes with; e.depth counts the
 	// compound terms open, as encoding the term would.
-	e     encoder
+	e     encodeState
 	descs int                  // desc fields open, one inside another
 	refs  int                  // pointers, slices, maps and interfaces entered
 	seen  map[seenKey]struct{} // what is being encoded, past cycleDepth

@@ -28,7 +28,7 @@ func PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err err
 
 // PartialDecode decodes a prefix under o.
 func (o Options) PartialDecode(b []byte) (pattern term.Term, full bool, rest []byte, err error) {
-	pd := partialDecoder{decoder: newDecoder(b, o), arity: max(maxPartialArity, len(b))}
+	pd := partialDecoder{decodeState: newDecodeState(b, o), arity: max(maxPartialArity, len(b))}
 	pattern, full, end, err := pd.partial(0)
 	pd.release()
 	if err != nil {
@@ -52,12 +52,12 @@ const maxPartialArity = 1 << 16
 
 // partialDecoder is a decoder with what is left of the allowance.
 type partialDecoder struct {
-	decoder
+	decodeState
 	arity int // elements tuples may still claim
 }
 
 func (pd *partialDecoder) partial(pos int) (term.Term, bool, int, error) {
-	d := &pd.decoder
+	d := &pd.decodeState
 	if pos < len(d.buf) && d.buf[pos] == tagTuple && pos+5 <= len(d.buf) {
 		n := int(binary.BigEndian.Uint32(d.buf[pos+1:]))
 		if n > pd.arity {

@@ -2,73 +2,12 @@ package sext
 
 import (
 	"encoding/binary"
-	"math/bits"
 )
 
 // The reader: the primitives every walk of the wire format stands on, and
 // the one skipper (skipper.skip) that the View, the Matcher, PartialDecode
 // and the canonical checks share. Each primitive holds one rule of the
 // format; the walks differ only in what they build.
-
-// frame8 returns the end of the ascending frame at b[pos] and its data
-// bytes when it holds whole bytes and ends with the end byte 8, the frame
-// of nearly every atom, binary and bignum; end is 0 for anything else,
-// well formed or not, which scanFrame then reads. It checks the whole
-// frame: markers, the zero padding after the stop bit, and the end byte.
-// A 64-bit load a group of eight units finds the stop bit, the first
-// marker missing; load64 reads zeros past the input, so a cut frame
-// finds a stop bit there and fails the length test.
-func frame8(b []byte, pos int) (end, units int) {
-	if pos >= len(b) {
-		return 0, 0
-	}
-	if b[pos] == emptyFrame {
-		return pos + 1, 0
-	}
-	p := pos
-	m := ^load64(b, p) & unitMarks
-	for m == 0 {
-		p += 9
-		units += 8
-		m = ^load64(b, p) & unitMarks
-	}
-	bit := 9 * (bits.LeadingZeros64(m) / 9)
-	i := p + bit>>3
-	if bit+p == pos || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^emptyFrame) != 0 {
-		return 0, 0
-	}
-	return i + 2, units + bit/9
-}
-
-// sizedBig reports whether the frame at b[pos], of units data bytes, holds
-// a bignum's size prefix as the encoder writes it for fewer than 128 bytes
-// (the mark, one size byte below 0x80) and at least one magnitude byte:
-// what stripSize accepts, read from the frame without unframing it.
-func sizedBig(b []byte, pos, units int) bool {
-	// The first unit is the byte b[pos]<<1|b[pos+1]>>7; the second's top
-	// bit is bit 2 of b[pos+1], after its marker.
-	return units >= 3 && b[pos] == 0xFF && b[pos+1]&0xA0 == 0x80
-}
-
-// smallIntEnd returns the end of the small-form integer at b[pos] (not a
-// float, not the -0 the encoder never writes), or 0.
-func smallIntEnd(b []byte, pos int) int {
-	if pos+5 > len(b) {
-		return 0
-	}
-	w := binary.BigEndian.Uint32(b[pos+1:])
-	switch b[pos] {
-	case tagPos4:
-		if w&1 == 0 {
-			return pos + 5
-		}
-	case tagNeg4:
-		if w&1 == 1 && w>>1 != max31 {
-			return pos + 5
-		}
-	}
-	return 0
-}
 
 // walkDepth is how many compounds the skipper's fast loop keeps open on
 // its own stack; a term nested deeper continues in the general skip.

@@ -3,12 +3,9 @@ package sext
 import (
 	"bytes"
 	"encoding/binary"
-	"math/big"
-	"math/bits"
+
 	"sync"
 	"unicode/utf8"
-
-	"github.com/erlsext/sext/term"
 )
 
 // Skipping: walking over an encoded term without building it. The View
@@ -36,7 +33,7 @@ const (
 // skipper walks terms in d.buf. Its decoder is used only for the helpers
 // that read leaves; it never builds a term that allocates.
 type skipper struct {
-	d           decoder
+	d           decodeState
 	certify     bool   // work out canon (it costs a re-encoding for some numbers)
 	generalOnly bool   // skip by skipOne alone, for the tests that hold the two to each other
 	callerInner bool   // inner is the caller's buffer: never pooled
@@ -57,7 +54,7 @@ type skipBufs struct {
 var skipPool = sync.Pool{New: func() any { return new(skipBufs) }}
 
 func newSkipper(b []byte, o Options) skipper {
-	return skipper{d: decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}}
+	return skipper{d: decodeState{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}}
 }
 
 // bufs makes d's scratch space and inner usable.
@@ -335,96 +332,6 @@ func (s *skipper) descInner(pos, open int) ([]byte, int, error) {
 	return s.inner[mark:], f.end, nil
 }
 
-// canonFrame is canon unless the frame ends with the end byte 0 (an
-// empty last unit), which readers accept and the encoder writes only for
-// float fractions.
-func canonFrame(b []byte, f frame) skipInfo {
-	if f.units > 0 && b[f.end-1] == 0 {
-		return 0
-	}
-	return canon
-}
-
-// unitByte returns data unit i of the frame starting at b[pos].
-func unitByte(b []byte, pos, i int, inv byte) byte {
-	bit := 9*i + 1
-	at := pos + bit>>3
-	w := uint16(b[at]^inv) << 8
-	if at+1 < len(b) {
-		w |= uint16(b[at+1] ^ inv)
-	}
-	return byte(w >> (8 - bit&7))
-}
-
-// checkLastUnit makes unframe's one check without unframing: the unused
-// low bits of a partial last byte must be zero.
-func checkLastUnit(b []byte, pos int, f frame, inv byte) error {
-	if f.units*8 > f.bits && unitByte(b, pos, f.units-1, inv)&(0xFF>>(f.bits-(f.units-1)*8)) != 0 {
-		return errAt(f.end-1, ErrFraming, "nonzero bits after a bitstring's end")
-	}
-	return nil
-}
-
-// findFrame is scanFrame for ascending framing, with a fast path for the
-// short strings keys are made of (atoms, small binaries): fewer than
-// eight units, found with one 64-bit load. Errors come from scanFrame.
-func findFrame(b []byte, pos int) (frame, error) { return findFrameInv(b, pos, 0) }
-
-// findFrameInv is findFrame for either direction: inv is 0xFF for
-// descending framing, as for scanFrame.
-func findFrameInv(b []byte, pos int, inv byte) (frame, error) {
-	if pos < len(b) && b[pos]^inv >= 0x80 {
-		// load64 reads zeros past the end: a frame that ends the input
-		// takes this path too, and one cut short fails the length test.
-		h := load64(b, pos) ^ uint64(inv)*0x0101010101010101
-		if m := ^h & unitMarks; m != 0 {
-			units := bits.LeadingZeros64(m) / 9 // the first marker missing
-			bit := 9 * units
-			i := pos + bit>>3
-			if i+1 < len(b) && (b[i]^inv)<<(bit&7) == 0 {
-				switch endb := b[i+1] ^ inv; {
-				case endb == 8, endb == 0 && inv != 0:
-					return frame{units: units, bits: 8 * units, end: i + 2}, nil
-				case endb <= 7:
-					return frame{units: units, bits: (units-1)*8 + int(endb), end: i + 2}, nil
-				}
-			}
-		}
-	}
-	return scanFrame(b, pos, inv)
-}
-
-// shortWholeFrame returns the end of the ascending frame at b[pos] if it
-// is well formed, holds one to seven whole bytes and ends with the end
-// byte 8, or 0: the one case of findFrame small enough to inline, for the
-// atoms in keys.
-func shortWholeFrame(b []byte, pos int) int {
-	if pos+8 > len(b) {
-		return 0
-	}
-	// The first marker missing is the stop bit; with none missing, seven
-	// units end at the word's last bit.
-	bit := 9 * (bits.LeadingZeros64(^binary.BigEndian.Uint64(b[pos:])&unitMarks) / 9)
-	i := pos + bit>>3
-	if bit == 0 || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^8) != 0 {
-		return 0
-	}
-	return i + 2
-}
-
-// wholeFrame checks a frame that must hold whole bytes, as bytesFrame
-// does, without unframing it.
-func wholeFrame(b []byte, pos int) (frame, error) {
-	f, err := findFrame(b, pos)
-	if err == nil {
-		err = checkLastUnit(b, pos, f, 0)
-	}
-	if err == nil && f.bits&7 != 0 {
-		err = errAt(pos, ErrInvalid, "bitstring where bytes are expected")
-	}
-	return f, err
-}
-
 func (s *skipper) atom(pos int) (int, skipInfo, error) {
 	b := s.d.buf
 	if s.d.utf8 {
@@ -444,217 +351,6 @@ func (s *skipper) atom(pos int) (int, skipInfo, error) {
 		return 0, 0, err
 	}
 	return f.end, plainKey | canonFrame(b, f), nil
-}
-
-// number skips a small-form float, or an integer the fast paths left.
-func (s *skipper) number(pos int) (int, skipInfo, error) {
-	s.bufs()
-	t, end, err := s.d.small(pos)
-	if err != nil {
-		return 0, 0, err
-	}
-	if !s.certify || t.Kind() != term.KindFloat {
-		return end, 0, nil
-	}
-	var tmp [192]byte
-	enc, err := (&encoder{}).appendFloat(tmp[:0], t.Float())
-	return end, s.same(enc, err, pos, end), nil
-}
-
-// same says canon if enc, the re-encoding of the term at b[pos:end], is
-// those bytes. A number is not plain as a map key when it is a float.
-func (s *skipper) same(enc []byte, err error, pos, end int) skipInfo {
-	if err != nil || !bytes.Equal(enc, s.d.buf[pos:end]) {
-		return 0
-	}
-	return canon
-}
-
-// bigParts reads a bignum-form number at pos as the decoder does, with
-// its checks in its order, but builds nothing: the magnitude bytes, and
-// the value when it fits in 64 bits. p is the offset of the flag byte.
-type bigParts struct {
-	neg   bool
-	fits  bool   // u holds the magnitude
-	u     uint64 // the magnitude when it fits
-	mag   []byte // the magnitude, or for a negative number its complement (in s.d.scratch)
-	raw   []byte // the framed bytes: size prefix and magnitude
-	words int
-	p     int
-}
-
-func (s *skipper) bigParts(pos int) (bigParts, error) {
-	b := s.d.buf
-	n := bigParts{neg: b[pos] == tagNegBig}
-	p := pos + 1
-	s.bufs()
-	if n.neg {
-		if p+4 > len(b) {
-			return n, errAt(pos, ErrTruncated, "number")
-		}
-		n.words = int(0xFFFFFFFF - binary.BigEndian.Uint32(b[p:]))
-		if n.words == 0 || n.words > s.d.intLimit/8 {
-			return n, errAt(pos, ErrSize, "bignum word count")
-		}
-		p += 4
-	}
-	raw, p, err := s.d.bytesFrame(p)
-	if err != nil {
-		return n, err
-	}
-	mag, ok := stripSize(raw)
-	if !ok {
-		return n, errAt(pos, ErrInvalid, "bignum size prefix")
-	}
-	for len(mag) > 1 && mag[0] == 0 {
-		mag = mag[1:]
-	}
-	if n.neg && len(mag) > 8*n.words { // what complementWords refuses
-		return n, errAt(pos, ErrInvalid, "bignum value")
-	}
-	if p >= len(b) {
-		return n, errAt(pos, ErrTruncated, "number")
-	}
-	n.mag, n.raw, n.p = mag, raw, p
-	if n.fits = len(mag) <= 8 && (!n.neg || n.words == 1); n.fits {
-		if n.u = beUint(mag); n.neg {
-			n.u = ^n.u
-		}
-	}
-	return n, nil
-}
-
-// bigCanon certifies an integer beyond 64 bits without building it: the
-// encoder writes the size prefix, then the magnitude (for a negative
-// number its complement in the fewest 64-bit words) without leading
-// zeros, but with a 0 before a top byte of 255.
-func (n bigParts) bigCanon(b []byte, pos int) skipInfo {
-	raw := n.raw
-	if len(raw) == 0 || raw[0] != sizeMark {
-		return 0 // legacy
-	}
-	i := 1
-	for i < len(raw) && raw[i] >= 0x80 {
-		i++
-	}
-	body := raw[i+1:]
-	var size [16]byte
-	if len(body) == 0 || !bytes.Equal(appendSize(size[:0], len(body)), raw[1:i+1]) {
-		return 0
-	}
-	if body[0] == 0 && (len(body) < 2 || body[1] != 0xFF) || body[0] == 0xFF {
-		return 0
-	}
-	if n.neg {
-		// The fewest words: the top word of the complement, in 8W bytes,
-		// is not all ones (else the number would fit in W-1 words).
-		mag := n.mag
-		if len(mag) == 8*n.words {
-			top := true
-			for _, c := range mag[:8] {
-				top = top && c == 0xFF
-			}
-			if top {
-				return 0
-			}
-		}
-	}
-	// framing with an empty last unit, which the decoder also reads
-	f, err := scanFrame(b, pos+1+4*boolInt(n.neg), 0)
-	if err != nil {
-		return 0
-	}
-	return canonFrame(b, f)
-}
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
-}
-
-// negBigFraction is the fraction the encoder writes for a negative float
-// of 2^52 and more: 52 zero bits in descending framing.
-var negBigFraction = frameTail(make([]byte, 7), 0, 52, true)
-
-// isFloat tells the float flag from the integer flag, or fails.
-func (n bigParts) isFloat(b []byte) (bool, error) {
-	switch flag := b[n.p]; {
-	case !n.neg && flag == 0, n.neg && flag == 0xFF:
-		return false, nil
-	case !n.neg && flag == 1, n.neg && flag == 0:
-		return true, nil
-	}
-	return false, errAt(n.p, ErrInvalid, "number flag")
-}
-
-// float reads the fraction that follows a bignum-form integer part; a
-// big.Int is built only for a float beyond 64 bits.
-func (s *skipper) bigFloat(pos int, n bigParts) (float64, int, error) {
-	u, bb := n.u, (*big.Int)(nil)
-	if !n.fits {
-		mag := n.mag
-		if n.neg {
-			mag, _ = s.d.complement(mag, n.words)
-		}
-		if len(mag) <= 8 {
-			u = beUint(mag)
-		} else {
-			bb = new(big.Int).SetBytes(mag)
-		}
-	}
-	t, end, err := s.d.float(pos, n.p+1, n.neg, u, bb)
-	if err != nil {
-		return 0, 0, err
-	}
-	return t.Float(), end, nil
-}
-
-// bignum skips the forms with framed bytes.
-func (s *skipper) bignum(pos int) (int, skipInfo, error) {
-	n, err := s.bigParts(pos)
-	if err != nil {
-		return 0, 0, err
-	}
-	float, err := n.isFloat(s.d.buf)
-	if err != nil {
-		return 0, 0, err
-	}
-	if !float {
-		if !s.certify {
-			return n.p + 1, plainKey, nil
-		}
-		if !n.fits {
-			return n.p + 1, plainKey | n.bigCanon(s.d.buf, pos), nil
-		}
-		var tmp [32]byte
-		enc := (&encoder{}).appendIntPart(tmp[:0], magnitude{u: n.u}, n.neg, false)
-		return n.p + 1, plainKey | s.same(enc, nil, pos, n.p+1), nil
-	}
-	var intCanon skipInfo
-	if s.certify && !n.fits {
-		intCanon = n.bigCanon(s.d.buf, pos) // before the fraction reuses n.raw's memory
-	}
-	f, end, err := s.bigFloat(pos, n)
-	if err != nil || !s.certify {
-		return end, 0, err
-	}
-	if !n.fits {
-		// A float of 2^64 and more is integral: canonical if its integer
-		// part is, and its fraction is the one the encoder writes.
-		frac := []byte{emptyFrame}
-		if n.neg {
-			frac = negBigFraction
-		}
-		if bytes.Equal(s.d.buf[n.p+1:end], frac) {
-			return end, intCanon, nil
-		}
-		return end, 0, nil
-	}
-	var tmp [192]byte
-	enc, err := (&encoder{}).appendFloat(tmp[:0], f)
-	return end, s.same(enc, err, pos, end), nil
 }
 
 // opaque skips a pid, port or reference. They are never plain map keys,

@@ -180,7 +180,7 @@ type decodeFunc func(t term.Term, v reflect.Value) error
 var unmarshalerType = reflect.TypeFor[Unmarshaler]()
 
 // decoder returns the conversion of terms to values of type t.
-func (b *builder) decoder(t reflect.Type, o codecOpts) decodeFunc {
+func (b *builder) decodeFuncFor(t reflect.Type, o codecOpts) decodeFunc {
 	switch {
 	case reflect.PointerTo(t).Implements(unmarshalerType):
 		return decodeUnmarshaler

@@ -119,7 +119,7 @@ func directFor(t reflect.Type, nesting int) *directPlan {
 // unmarshalDirect sets v from b by p and reports whether it could; on
 // false the caller starts again on the term path.
 func (o Options) unmarshalDirect(p *directPlan, b []byte, v reflect.Value) bool {
-	d := decoder{buf: b, utf8: o.UTF8Atoms, maxDepth: o.MaxDepth, intLimit: max(1<<16, len(b))}
+	d := decodeState{buf: b, utf8: o.UTF8Atoms, maxDepth: o.MaxDepth, intLimit: max(1<<16, len(b))}
 	end, ok := d.direct(p, 0, v)
 	if d.scratchSpace != nil {
 		d.a.reset()
@@ -131,7 +131,7 @@ func (o Options) unmarshalDirect(p *directPlan, b []byte, v reflect.Value) bool 
 // takeScratch gives d its scratch space from the pool when it has none: the
 // direct path reads short names and strings without it, and takes it
 // only for what it decodes the general way.
-func (d *decoder) takeScratch() {
+func (d *decodeState) takeScratch() {
 	if d.scratchSpace == nil {
 		d.scratchSpace = scratchPool.Get().(*scratchSpace)
 		d.a.direct = false
@@ -140,7 +140,7 @@ func (d *decoder) takeScratch() {
 
 // direct reads the tuple at pos into the struct v by p and returns the
 // offset after it.
-func (d *decoder) direct(p *directPlan, pos int, v reflect.Value) (int, bool) {
+func (d *decodeState) direct(p *directPlan, pos int, v reflect.Value) (int, bool) {
 	if pos >= len(d.buf) || d.buf[pos] != tagTuple {
 		return 0, false
 	}
@@ -173,7 +173,7 @@ func (d *decoder) direct(p *directPlan, pos int, v reflect.Value) (int, bool) {
 }
 
 // directString reads the binary at pos into the string v.
-func (d *decoder) directString(pos int, v reflect.Value) (int, bool) {
+func (d *decodeState) directString(pos int, v reflect.Value) (int, bool) {
 	if pos >= len(d.buf) || d.buf[pos] != tagBinary {
 		return 0, false
 	}
@@ -194,7 +194,7 @@ func (d *decoder) directString(pos int, v reflect.Value) (int, bool) {
 
 // directInt reads the 32-bit integer form at pos into the signed integer
 // v; a float there is left to the term path, which refuses it.
-func (d *decoder) directInt(pos int, v reflect.Value) (int, bool) {
+func (d *decodeState) directInt(pos int, v reflect.Value) (int, bool) {
 	x, ok := smallInt64(d.buf, pos)
 	if !ok || v.OverflowInt(x) {
 		return 0, false
@@ -204,7 +204,7 @@ func (d *decoder) directInt(pos int, v reflect.Value) (int, bool) {
 }
 
 // recordAtom checks that the atom at pos is name.
-func (d *decoder) recordAtom(pos int, name string, ascii bool) (int, bool) {
+func (d *decodeState) recordAtom(pos int, name string, ascii bool) (int, bool) {
 	if pos >= len(d.buf) || d.buf[pos] != tagAtom {
 		return 0, false
 	}
@@ -230,7 +230,7 @@ func (d *decoder) recordAtom(pos int, name string, ascii bool) (int, bool) {
 
 // directTerm decodes the field's term at pos and converts it into v: in
 // the arena when v keeps none of it, on its own otherwise.
-func (d *decoder) directTerm(pos int, f *structField, noTerm bool, v reflect.Value) (int, bool) {
+func (d *decodeState) directTerm(pos int, f *structField, noTerm bool, v reflect.Value) (int, bool) {
 	d.takeScratch()
 	var t term.Term
 	var end int

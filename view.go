@@ -226,7 +226,7 @@ func (v View) Len() (int, error) {
 
 // header reads a tuple's arity or a map's size, with the decoders' checks.
 func (v View) header() (int, int, error) {
-	d := decoder{buf: v.bytes(), maxDepth: v.maxDepth()}
+	d := decodeState{buf: v.bytes(), maxDepth: v.maxDepth()}
 	if v.bytes()[v.pos] == tagTuple {
 		return d.header(v.pos, 1, minTermLen, v.depth())
 	}
@@ -333,7 +333,7 @@ func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
 // first returns the first element of the list v, or a View at -1 when
 // there is none.
 func (v View) first() (View, error) {
-	d := decoder{maxDepth: v.maxDepth()}
+	d := decodeState{maxDepth: v.maxDepth()}
 	if err := d.enter(v.pos, v.depth()); err != nil {
 		return View{}, err
 	}

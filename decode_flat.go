@@ -1,9 +1,9 @@
 package sext
 
 import (
+	"math/bits"
+
 	"encoding/binary"
-	"sync/atomic"
-	"unsafe"
 
 	"github.com/erlsext/sext/term"
 )
@@ -153,7 +153,7 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 		if x &= ^uint64(0) << (64 - 8*n); end == 0 || x&0x8080808080808080 != 0 {
 			return 0, false // long or not ASCII: the general way
 		}
-		st.loc[slot] = term.Atom(flatName(x, n))
+		st.loc[slot] = term.Atom(shortName(x, n))
 		return end, true
 	case tagBinary:
 		if b[p+1] == emptyFrame {
@@ -195,45 +195,63 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 	return 0, false
 }
 
-// flatNames caches the atoms of up to seven ASCII bytes that the flat
-// path has read, for every goroutine at once: the path has no decoder
-// of its own to keep a table in. It is 64 sets of four ways, a new name
-// entering a set's first way and pushing the others down, so that up to
-// four hot names that share a set stay cached (a direct-mapped table
-// let two colliding names evict each other at every decode, and ten
-// record names collide there about half the time). An entry is
-// replaced, never filled for good, so this year's names are cached even
-// after a million others; a lookup is atomic loads and no lock.
-const flatWays = 4
-
-var flatNames [64 * flatWays]atomic.Pointer[flatNameEntry]
-
-// flatNameEntry is a cached name; name points into b, so one allocation
-// holds both.
-type flatNameEntry struct {
-	x    uint64
-	b    [8]byte
-	name string
-}
-
-// flatSet returns the first way of the set of the name x.
-func flatSet(x uint64) int { return int(x*0x9E3779B97F4A7C15>>58) * flatWays }
-
-// flatName returns the name of the n bytes at the top of x.
-func flatName(x uint64, n int) string {
-	set := flatNames[flatSet(x):][:flatWays]
-	for i := range set {
-		if e := set[i].Load(); e != nil && e.x == x && len(e.name) == n {
-			return e.name
+// flatKey reports whether b is a short tuple of leaves and of tuples
+// of leaves that takes at most two allocations in direct mode, one for
+// each tuple and each non-empty binary, as {user, 42, <<"alice">>} and
+// {order, 7, {2024, 5, 1}, 9} do. It reads at most 64 bytes; anything it
+// does not recognise goes to the arena.
+func flatKey(b []byte) bool {
+	if len(b) > 64 || len(b) < 5 || b[0] != tagTuple {
+		return false
+	}
+	allocs, p, ok := 1, 5, true
+	for range binary.BigEndian.Uint32(b[1:]) {
+		if p+5 <= len(b) && b[p] == tagTuple {
+			allocs++
+			n := binary.BigEndian.Uint32(b[p+1:])
+			p += 5
+			for range n {
+				if p, ok = flatLeaf(b, p, &allocs); !ok {
+					return false
+				}
+			}
+		} else if p, ok = flatLeaf(b, p, &allocs); !ok {
+			return false
 		}
 	}
-	e := &flatNameEntry{x: x}
-	binary.BigEndian.PutUint64(e.b[:], x)
-	e.name = unsafe.String(&e.b[0], n)
-	// Racing goroutines may lose or repeat an entry: each store is whole.
-	for i := len(set) - 1; i > 0; i-- {
-		set[i].Store(set[i-1].Load())
+	return allocs <= 2 && p == len(b)
+}
+
+// flatLeaf finds the end of a small integer, atom or binary at p for
+// flatKey, counting a non-empty binary's allocation. It only finds ends:
+// the decode that follows checks the bytes. Each leaf takes two bytes or
+// more, so flatKey's loops end within its 64 bytes whatever a count
+// claims.
+func flatLeaf(b []byte, p int, allocs *int) (int, bool) {
+	if p+2 > len(b) {
+		return 0, false
 	}
-	set[0].Store(e)
-	return e.name
+	switch b[p] {
+	case tagPos4, tagNeg4:
+		if _, ok := smallInt64(b, p); ok { // an integer, not a float
+			return p + 5, true
+		}
+	case tagAtom, tagBinary:
+		if b[p+1] == emptyFrame {
+			return p + 2, true
+		}
+		if b[p] == tagBinary {
+			if *allocs++; *allocs > 2 {
+				return 0, false
+			}
+		}
+		if m := ^load64(b, p+1) & unitMarks; m != 0 {
+			// Up to seven units: the first missing marker is the
+			// stop bit, and the end byte follows its byte.
+			return p + 1 + 9*(bits.LeadingZeros64(m)/9)>>3 + 2, true
+		}
+		f, err := findFrame(b, p+1)
+		return f.end, err == nil
+	}
+	return 0, false
 }

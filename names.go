@@ -3,12 +3,17 @@ package sext
 import (
 	"encoding/binary"
 	"errors"
+	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/erlsext/sext/term"
 )
 
-// Decoded atoms and node names are interned per decoder: the same few
+// Names: one cache of decoded atom and node names in two layers. Names of
+// up to seven ASCII bytes, read in one 64-bit load, are looked up by that
+// word in shortNames, shared by every decoder; the rest are interned per
+// decoder: the same few
 // names recur in every key, and a map lookup keyed by string(b) does not
 // allocate. Each pooled scratch space and each Decoder has its own table,
 // so decoders on different goroutines share no lock, and a table that
@@ -37,27 +42,6 @@ func (s *scratchSpace) intern(b []byte) string {
 	name := string(b)
 	s.names[name] = name
 	return name
-}
-
-// A shortName is a name of up to seven bytes with those bytes, high
-// first, as one word: what decoder.atom reads in one load, matched
-// without hashing a string.
-type shortName struct {
-	x    uint64
-	name string
-}
-
-// shortName returns the interned name of the n bytes at the top of x,
-// through a small direct-mapped cache in front of intern.
-func (s *scratchSpace) shortName(x uint64, n int) string {
-	e := &s.short[x*0x9E3779B97F4A7C15>>59]
-	if e.x == x && len(e.name) == n {
-		return e.name
-	}
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], x)
-	e.x, e.name = x, s.intern(b[:n])
-	return e.name
 }
 
 var errAtomUTF8 = errors.New("atom is not valid UTF-8")
@@ -94,4 +78,46 @@ func (s *scratchSpace) latin1(b []byte) string {
 	}
 	s.wide = latin[:0]
 	return s.intern(latin)
+}
+
+// shortNames caches the atoms of up to seven ASCII bytes that any decoder
+// has read, for every goroutine at once. It is 64 sets of four ways, a new name
+// entering a set's first way and pushing the others down, so that up to
+// four hot names that share a set stay cached (a direct-mapped table
+// let two colliding names evict each other at every decode, and ten
+// record names collide there about half the time). An entry is
+// replaced, never filled for good, so this year's names are cached even
+// after a million others; a lookup is atomic loads and no lock.
+const shortWays = 4
+
+var shortNames [64 * shortWays]atomic.Pointer[shortNameEntry]
+
+// shortNameEntry is a cached name; name points into b, so one allocation
+// holds both.
+type shortNameEntry struct {
+	x    uint64
+	b    [8]byte
+	name string
+}
+
+// shortSet returns the first way of the set of the name x.
+func shortSet(x uint64) int { return int(x*0x9E3779B97F4A7C15>>58) * shortWays }
+
+// flatName returns the name of the n bytes at the top of x.
+func shortName(x uint64, n int) string {
+	set := shortNames[shortSet(x):][:shortWays]
+	for i := range set {
+		if e := set[i].Load(); e != nil && e.x == x && len(e.name) == n {
+			return e.name
+		}
+	}
+	e := &shortNameEntry{x: x}
+	binary.BigEndian.PutUint64(e.b[:], x)
+	e.name = unsafe.String(&e.b[0], n)
+	// Racing goroutines may lose or repeat an entry: each store is whole.
+	for i := len(set) - 1; i > 0; i-- {
+		set[i].Store(set[i-1].Load())
+	}
+	set[0].Store(e)
+	return e.name
 }
