@@ -10,8 +10,8 @@ import "unicode/utf8"
 // (#Pid<...>, #Port<...>, #Ref<...>, #Desc<...>), which Erlang prints
 // opaquely or does not have.
 //
-// A Format is safe for concurrent use. Its With method returns a variant,
-// as encoding/base32's Encoding.WithPadding does.
+// A Format is safe for concurrent use. WithPrintableRange returns a
+// variant, as encoding/base32's Encoding.WithPadding does.
 type Format struct {
 	strings bool // printable lists and binaries as strings: ~p
 	unicode bool // the printable range: all of Unicode, not Latin-1

@@ -4,10 +4,11 @@
 // Term Format. One VM serves one caller at a time; calls carry lists of
 // cases so that thousands of checks cost one round trip.
 //
-// A test gets a VM with ForTest (skipped without Erlang, failed under CI)
-// and either calls the server's functions (erlvm_srv.erl: reencode,
-// decode, same, sort, compare, map_keys, print, print_p, generate) or evaluates
-// any Erlang with Eval:
+// A test gets a VM with ForTest (skipped without Erlang, failed under CI),
+// or ForTestArgs for one started with more erl flags, and either calls
+// the server's functions (erlvm_srv.erl: reencode, decode, same, sort,
+// compare, map_keys, print, print_p, printable_range, generate) or
+// evaluates any Erlang with Eval:
 //
 //	vm := erlvm.ForTest(t)
 //	got, err := vm.Eval(ctx, `T = ets:new(t, []), ets:insert(T, Rows), ets:select(T, MS).`,
