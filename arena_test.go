@@ -27,7 +27,7 @@ func poison(a *arena, n int) {
 // space, which it returns for poisoning.
 func decodeSnapshot(b []byte, cps bool) (term.Term, *scratchSpace, error) {
 	s := new(scratchSpace)
-	d := decodeState{buf: b, maxDepth: DefaultMaxDepth, intLimit: max(1<<16, len(b)), scratchSpace: s}
+	d := Options{}.state(b, s, recursive)
 	d.useArena()
 	var t term.Term
 	var err error

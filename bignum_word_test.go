@@ -12,9 +12,9 @@ import (
 
 // bigDecoder returns a decoder over b in direct mode.
 func bigDecoder(b []byte) *decodeState {
-	d := &decodeState{buf: b, maxDepth: DefaultMaxDepth, intLimit: max(1<<16, len(b)), scratchSpace: new(scratchSpace)}
+	d := Options{}.state(b, new(scratchSpace), recursive)
 	d.a.direct = true
-	return d
+	return &d
 }
 
 // slowBignum decodes the bignum at b[0] the general way: its frame

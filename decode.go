@@ -49,9 +49,10 @@ var scratchPool = sync.Pool{New: func() any { return new(scratchSpace) }}
 // does not pin its buffers.
 const maxPooled = 1 << 16
 
+// newDecodeState returns the state of a recursive decode of b under o,
+// with pooled scratch space, building in direct mode.
 func newDecodeState(b []byte, o Options) decodeState {
-	d := decodeState{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}
-	d.scratchSpace = scratchPool.Get().(*scratchSpace)
+	d := o.state(b, scratchPool.Get().(*scratchSpace), recursive)
 	d.a.direct = true
 	return d
 }
@@ -242,65 +243,95 @@ func (o Options) Decode(b []byte) (term.Term, error) {
 
 // DecodeRecursive decodes b under o with the recursive decoder.
 func (o Options) DecodeRecursive(b []byte) (term.Term, error) {
-	return o.decodeWhole(b, false)
+	return o.decodeWhole(b, recursive)
 }
 
 // DecodeCPS decodes b under o with the continuation-stack decoder.
 func (o Options) DecodeCPS(b []byte) (term.Term, error) {
-	return o.decodeWhole(b, true)
+	return o.decodeWhole(b, continuation)
 }
 
 // DecodeNext decodes the term at the front of b under o and returns it
 // with the bytes that follow it.
 func (o Options) DecodeNext(b []byte) (term.Term, []byte, error) {
-	s := scratchPool.Get().(*scratchSpace)
-	t, end, err := o.decodeIn(s, b, true, false, true)
-	s.release()
+	t, end, err := o.decodePlain(b, continuation, false)
 	if err != nil {
 		return term.Term{}, b, err
 	}
 	return t, b[end:], nil
 }
 
-func (o Options) decodeWhole(b []byte, cps bool) (term.Term, error) {
-	s := scratchPool.Get().(*scratchSpace)
-	t, _, err := o.decodeIn(s, b, cps, true, true)
-	s.release()
+func (o Options) decodeWhole(b []byte, w decodeWalk) (term.Term, error) {
+	t, _, err := o.decodePlain(b, w, true)
 	return t, err
 }
 
-// decodeIn decodes the term at the front of b with the scratch space s,
-// with the continuation-stack decoder or the recursive one, and returns
-// the offset after it; whole asks that nothing follow the term. A plain
-// decode copies the term out of s's arena into memory of its own; a
-// Decoder's term stays in the arena, to be overwritten by the next decode.
-func (o Options) decodeIn(s *scratchSpace, b []byte, cps, whole, plain bool) (term.Term, int, error) {
+// decodeWalk names the decoder that walks compound terms.
+type decodeWalk uint8
+
+const (
+	recursive    decodeWalk = iota // decode_recursive.go
+	continuation               // decode_cps.go
+)
+
+// state returns the state of a decode of b under o, with the scratch
+// space s, walked by w: every decode, skip and view starts here.
+func (o Options) state(b []byte, s *scratchSpace, w decodeWalk) decodeState {
 	// Field by field: a composite literal is built aside and copied in
 	// 16-byte moves over its 8- and 1-byte stores, a store-forwarding
 	// stall on every decode.
 	var d decodeState
-	d.buf, d.utf8, d.maxDepth, d.intLimit, d.scratchSpace = b, o.UTF8Atoms, o.maxDepth(), max(1<<16, len(b)), s
-	if plain {
-		d.useArena()
-	} else {
-		s.a.reset()
-		s.a.direct = false
-	}
-	var t term.Term
-	var end int
-	var err error
-	if cps {
+	d.buf, d.utf8, d.intLimit, d.scratchSpace = b, o.UTF8Atoms, max(minIntLimit, len(b)), s
+	if w == continuation {
 		d.maxDepth = o.maxDepthCPS()
+	} else {
+		d.maxDepth = o.maxDepth()
+	}
+	return d
+}
+
+// decodePlain decodes the term at the front of b, walked by w, into
+// memory of its own (the pooled arena's copied out, or direct
+// allocations), and returns the offset after it; whole asks that nothing
+// follow the term.
+func (o Options) decodePlain(b []byte, w decodeWalk, whole bool) (term.Term, int, error) {
+	s := scratchPool.Get().(*scratchSpace)
+	d := o.state(b, s, w)
+	d.useArena()
+	t, end, err := d.walk(w, whole)
+	t, err = d.keep(t, err)
+	t, end, err = o.settleDecode(s, b, t, end, err)
+	s.release()
+	return t, end, err
+}
+
+// decodeReused decodes the term at the front of b, walked by w, into s's
+// arena, where it stays until the next decode overwrites it: a Decoder's
+// decode, and Unmarshal's when the value keeps none of the term.
+func (o Options) decodeReused(s *scratchSpace, b []byte, w decodeWalk, whole bool) (term.Term, int, error) {
+	d := o.state(b, s, w)
+	s.a.reset()
+	s.a.direct = false
+	t, end, err := d.walk(w, whole)
+	return o.settleDecode(s, b, t, end, err)
+}
+
+// walk decodes the term at the front of d.buf with w.
+func (d *decodeState) walk(w decodeWalk, whole bool) (t term.Term, end int, err error) {
+	if w == continuation {
 		t, end, err = d.valueCPS(0)
 	} else {
 		t, end, err = d.valueRecursive(0)
 	}
-	if err == nil && whole && end != len(b) {
+	if err == nil && whole && end != len(d.buf) {
 		err = errAt(end, ErrTrailing, "")
 	}
-	if plain {
-		t, err = d.keep(t, err)
-	}
+	return t, end, err
+}
+
+// settleDecode ends every decode: the canonical check when o asks for it,
+// and no term with an error.
+func (o Options) settleDecode(s *scratchSpace, b []byte, t term.Term, end int, err error) (term.Term, int, error) {
 	if err == nil && o.Canonical {
 		s.enc, err = o.checkCanonical(s.enc[:0], b[:end], t)
 	}

@@ -29,7 +29,7 @@ func NewDecoder(o Options) *Decoder { return &Decoder{opts: o} }
 // does, into the Decoder's memory. The term is valid until the next call
 // of Decode or DecodeNext on d.
 func (d *Decoder) Decode(b []byte) (term.Term, error) {
-	t, _, err := d.opts.decodeIn(&d.s, b, true, true, false)
+	t, _, err := d.opts.decodeReused(&d.s, b, continuation, true)
 	d.s.empty()
 	return t, err
 }
@@ -39,7 +39,7 @@ func (d *Decoder) Decode(b []byte) (term.Term, error) {
 // follow it. The term is valid until the next call of Decode or
 // DecodeNext on d.
 func (d *Decoder) DecodeNext(b []byte) (term.Term, []byte, error) {
-	t, end, err := d.opts.decodeIn(&d.s, b, true, false, false)
+	t, end, err := d.opts.decodeReused(&d.s, b, continuation, false)
 	d.s.empty()
 	if err != nil {
 		return term.Term{}, b, err

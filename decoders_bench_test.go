@@ -110,7 +110,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 			for _, dec := range []string{"recursive", "cps"} {
 				b.Run("work="+w+"/mode="+mode+"/dec="+dec, func(b *testing.B) {
 					var s scratchSpace
-					cps := dec == "cps"
+					w := map[string]decodeWalk{"recursive": recursive, "cps": continuation}[dec]
 					b.SetBytes(int64(size))
 					b.ReportAllocs()
 					c0 := cputime.Process()
@@ -118,10 +118,10 @@ func BenchmarkArenaShapes(b *testing.B) {
 						for _, e := range encs {
 							var err error
 							if mode == "reuse" {
-								_, _, err = Options{}.decodeIn(&s, e, cps, true, false)
+								_, _, err = Options{}.decodeReused(&s, e, w, true)
 								s.finish()
 							} else {
-								_, err = Options{}.decodeWhole(e, cps)
+								_, err = Options{}.decodeWhole(e, w)
 							}
 							if err != nil {
 								b.Fatal(err)

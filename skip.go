@@ -54,7 +54,7 @@ type skipBufs struct {
 var skipPool = sync.Pool{New: func() any { return new(skipBufs) }}
 
 func newSkipper(b []byte, o Options) skipper {
-	return skipper{d: decodeState{buf: b, utf8: o.UTF8Atoms, maxDepth: o.maxDepth(), intLimit: max(1<<16, len(b))}}
+	return skipper{d: o.state(b, nil, recursive)}
 }
 
 // bufs makes d's scratch space and inner usable.

@@ -52,7 +52,7 @@ func (o Options) unmarshalViaTerm(b []byte, rv reflect.Value, noTerm bool) error
 		// The value will hold none of the term's memory, so the term is
 		// built in a pooled arena and never copied out of it.
 		s := scratchPool.Get().(*scratchSpace)
-		t, _, err := o.decodeIn(s, b, true, true, false)
+		t, _, err := o.decodeReused(s, b, continuation, true)
 		if err == nil {
 			err = unmarshalTerm(t, rv)
 		}

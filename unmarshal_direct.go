@@ -119,7 +119,7 @@ func directFor(t reflect.Type, nesting int) *directPlan {
 // unmarshalDirect sets v from b by p and reports whether it could; on
 // false the caller starts again on the term path.
 func (o Options) unmarshalDirect(p *directPlan, b []byte, v reflect.Value) bool {
-	d := decodeState{buf: b, utf8: o.UTF8Atoms, maxDepth: o.MaxDepth, intLimit: max(1<<16, len(b))}
+	d := o.state(b, nil, recursive)
 	end, ok := d.direct(p, 0, v)
 	if d.scratchSpace != nil {
 		d.a.reset()

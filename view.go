@@ -94,10 +94,10 @@ func (v View) maxDepth() int {
 // NewView (or, inside a descending term, in the inner bytes).
 func (v View) Offset() int { return v.pos }
 
-func (v View) skipper() skipper {
-	s := newSkipper(v.bytes(), Options{UTF8Atoms: v.utf8(), MaxDepth: v.maxDepth()})
-	return s
-}
+// options returns the Options v reads under.
+func (v View) options() Options { return Options{UTF8Atoms: v.utf8(), MaxDepth: v.maxDepth()} }
+
+func (v View) skipper() skipper { return newSkipper(v.bytes(), v.options()) }
 
 func (v View) at(pos int) View { v.pos = pos; return v }
 
@@ -226,7 +226,7 @@ func (v View) Len() (int, error) {
 
 // header reads a tuple's arity or a map's size, with the decoders' checks.
 func (v View) header() (int, int, error) {
-	d := decodeState{buf: v.bytes(), maxDepth: v.maxDepth()}
+	d := v.options().state(v.bytes(), nil, recursive)
 	if v.bytes()[v.pos] == tagTuple {
 		return d.header(v.pos, 1, minTermLen, v.depth())
 	}
@@ -333,7 +333,7 @@ func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
 // first returns the first element of the list v, or a View at -1 when
 // there is none.
 func (v View) first() (View, error) {
-	d := decodeState{maxDepth: v.maxDepth()}
+	d := v.options().state(nil, nil, recursive)
 	if err := d.enter(v.pos, v.depth()); err != nil {
 		return View{}, err
 	}
