@@ -271,7 +271,7 @@ type decodeWalk uint8
 
 const (
 	recursive    decodeWalk = iota // decode_recursive.go
-	continuation               // decode_cps.go
+	continuation                   // decode_cps.go
 )
 
 // state returns the state of a decode of b under o, with the scratch
