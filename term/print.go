@@ -249,14 +249,18 @@ func appendUints(b []byte, us ...uint64) []byte {
 // printable binary as a string (binaryForm).
 func (f *Format) appendBinary(b, data []byte, bits int, prefix bool) []byte {
 	full := bits >> 3
-	if full >= 1<<14 {
-		b = growBy(b, 4*full+20) // at most "255," a byte
-	}
-	b = append(b, "<<"...)
 	form := binNumbers
 	if f.strings && full > 0 && bits&7 == 0 {
 		form = f.binaryForm(data[:full])
 	}
+	if full >= 1<<14 {
+		room := 4 * full // at most "255," a byte
+		if form != binNumbers {
+			room = stringRoom(data[:full], form == binBytes)
+		}
+		b = growBy(b, room+20) // and the delimiters
+	}
+	b = append(b, "<<"...)
 	switch form {
 	case binBytes:
 		b = append(b, '"')
@@ -266,8 +270,10 @@ func (f *Format) appendBinary(b, data []byte, bits int, prefix bool) []byte {
 		b = append(b, '"')
 	case binUTF8:
 		b = append(b, '"')
-		for _, r := range string(data[:full]) {
+		for i := 0; i < full; {
+			r, size := utf8.DecodeRune(data[i:full])
 			b = appendQuotedRune(b, r, '"')
+			i += size
 		}
 		b = append(b, `"/utf8`...)
 	default:
@@ -295,11 +301,36 @@ func (f *Format) appendBinary(b, data []byte, bits int, prefix bool) []byte {
 	return append(b, ">>"...)
 }
 
+// stringRoom returns the length of the binary b's text as a string,
+// without the delimiters: an escape takes two bytes, and so does each
+// byte from 128 up if latin1 (a Latin-1 character in UTF-8); UTF-8 is
+// written as it is.
+func stringRoom(b []byte, latin1 bool) int {
+	n := len(b)
+	for _, c := range b {
+		if c == '"' || c == '\\' || c < ' ' || latin1 && c >= 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
 // appendString writes a list of printable character codes as a string,
 // as io_lib:write_string does.
 func appendString(b []byte, cs []Term) []byte {
 	if len(cs) >= 1<<14 {
-		b = growBy(b, 4*len(cs)+2) // at most 4 bytes a character
+		// Room for the text at once, as for a binary: its exact length,
+		// since a character takes from 1 to 4 bytes.
+		n := 2
+		for _, c := range cs {
+			switch r := rune(c.Int64()); {
+			case r == '"' || r == '\\' || r < ' ':
+				n += 2
+			default:
+				n += utf8.RuneLen(r)
+			}
+		}
+		b = growBy(b, n)
 	}
 	b = append(b, '"')
 	for _, c := range cs {

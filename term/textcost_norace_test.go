@@ -75,20 +75,35 @@ func TestPrintAllocationPerByte(t *testing.T) {
 	for i := range ints {
 		ints[i] = Int(int64(i))
 	}
+	text1 := make([]byte, 4<<20)
+	chars := make([]Term, 1<<20)
+	for i := range text1 {
+		text1[i] = "ab\"\n\xE9"[i%5]
+	}
+	for i := range chars {
+		chars[i] = Int(int64([]rune("ab\"é😀")[i%5]))
+	}
+	utf := []byte(strings.Repeat("aé\"", 1<<20))
 	for _, c := range []struct {
 		name    string
+		f       *Format
 		t       Term
 		size    int     // bytes the bound counts: the binary's, or the text's
 		perByte float64 // allocated bytes a byte of size
 	}{
 		// At most "255," a byte, reserved at once.
-		{"binary", Binary(bin), len(bin), 4.01},
+		{"binary", W, Binary(bin), len(bin), 4.01},
+		{"binary, P", P, Binary(bin), len(bin), 4.01},
 		// Doubling: at most twice the final buffer, itself at most twice
 		// the text.
-		{"list of integers", List(ints...), 0, 4},
+		{"list of integers", W, List(ints...), 0, 4},
+		// Strings: room for their text at once.
+		{"binary string of Latin-1 bytes, P", P, Binary(text1), 0, 1.01},
+		{"binary string of UTF-8, P", P, Binary(utf), 0, 1.01},
+		{"string, P with the Unicode range", P.WithPrintableRange(Unicode), List(chars...), 0, 1.01},
 	} {
 		var text []byte
-		grew := allocated(func() { text, _ = c.t.AppendText(nil) })
+		grew := allocated(func() { text, _ = c.f.AppendText(nil, c.t) })
 		size := c.size
 		if size == 0 {
 			size = len(text)
