@@ -155,6 +155,12 @@ func (s *Store) CheckTables(ctx context.Context, opts TableCheckOptions) (TableC
 				var err error
 				if ix.State == IndexBuilding {
 					err = s.CreateTableIndex(ctx, d.Name, ix.Attr, ix.Unique, nil)
+					if errors.Is(err, ErrUnique) {
+						// The build takes a unique index the objects
+						// break away again, as CreateTableIndex does.
+						p.Detail += "; the objects break it, so it was removed: " + err.Error()
+						err = nil
+					}
 				} else {
 					err = s.dropTableIndex(ctx, d.Name, ix.Pos, nil)
 				}

@@ -142,14 +142,16 @@ func (m *tbModel) apply(st tbStep) error {
 	return nil
 }
 
-// run applies st to s.
-func (st tbStep) run(ctx context.Context, s *store.Store) error {
+// run applies st to s; progress, if not nil, hears of each step of an
+// index's build or drop.
+func (st tbStep) run(ctx context.Context, s *store.Store, progress func(int64)) error {
 	attr := map[int]string{3: "a", 4: "b"}[st.pos]
+	opts := &store.BuildOptions{Step: 3, Progress: progress}
 	switch st.index {
 	case 1:
-		return s.CreateTableIndex(ctx, "m", attr, st.unique, &store.BuildOptions{Step: 3})
+		return s.CreateTableIndex(ctx, "m", attr, st.unique, opts)
 	case 2:
-		return s.DropTableIndex(ctx, "m", attr, &store.BuildOptions{Step: 3})
+		return s.DropTableIndex(ctx, "m", attr, opts)
 	}
 	b := s.NewTableBatch()
 	for _, w := range st.batch {
@@ -270,7 +272,7 @@ func tbCheck(t interface {
 	for i, st := range steps {
 		next := m.clone()
 		want := next.apply(st)
-		err := st.run(ctx, s)
+		err := st.run(ctx, s, nil)
 		if want == nil && err != nil || want != nil && !errors.Is(err, want) {
 			t.Fatalf("step %d, %v: %v, want %v", i, st, err, want)
 		}
