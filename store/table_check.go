@@ -277,7 +277,7 @@ func (s *Store) checkTable(ctx context.Context, d *tableDef, fix bool, r *TableC
 		}
 		if fix {
 			var err error
-			if p.Fixed, err = s.repairTable(ctx, d.count, encodeCount(objects), nil, nil, countRaw); err != nil {
+			if p.Fixed, err = s.repairTable(ctx, d.count, encodeCount(objects), false, nil, nil, countRaw); err != nil {
 				return err
 			}
 			if p.Fixed && !s.ix.shared {
@@ -350,7 +350,7 @@ func (s *Store) tableMissing(ctx context.Context, d *tableDef, w wanted, fix boo
 			return err
 		}
 		cur, _ := s.kv.Get(ctx, w.key)
-		if p.Fixed, err = s.repairTable(ctx, w.key, w.val, slices.Concat(d.rows, w.kb), obj, cur); err != nil {
+		if p.Fixed, err = s.repairTable(ctx, w.key, w.val, false, slices.Concat(d.rows, w.kb), obj, cur); err != nil {
 			return err
 		}
 	}
@@ -377,7 +377,7 @@ func (s *Store) tableExtra(ctx context.Context, d *tableDef, k, v []byte, fix bo
 	p := TableProblem{Kind: TableStaleEntry, Table: d.Name, Index: ix.Attr, Raw: bytes.Clone(k)}
 	if fix {
 		var err error
-		if p.Fixed, err = s.repairTable(ctx, k, nil, nil, nil, v); err != nil {
+		if p.Fixed, err = s.repairTable(ctx, k, nil, true, nil, nil, v); err != nil {
 			return err
 		}
 	}
@@ -385,12 +385,12 @@ func (s *Store) tableExtra(ctx context.Context, d *tableDef, k, v []byte, fix bo
 	return nil
 }
 
-// repairTable sets key to val (deletes it for a nil val), if it still
+// repairTable sets key to val (deletes it when del), if it still
 // holds cur and, when cond is given, cond still holds condVal. Under the
 // writers' turn on a backend only this process writes (the caller holds
 // it), as conditions of the commit on a shared one. It reports whether
 // it wrote.
-func (s *Store) repairTable(ctx context.Context, key, val, cond, condVal []byte, cur ...[]byte) (bool, error) {
+func (s *Store) repairTable(ctx context.Context, key, val []byte, del bool, cond, condVal []byte, cur ...[]byte) (bool, error) {
 	wb := s.kv.NewBatch()
 	defer wb.Close()
 	if cb, ok := wb.(seam.CondBatch); ok {
@@ -402,7 +402,7 @@ func (s *Store) repairTable(ctx context.Context, key, val, cond, condVal []byte,
 		}
 	}
 	var err error
-	if val == nil {
+	if del {
 		err = wb.Delete(key)
 	} else {
 		err = wb.Set(key, val)

@@ -3,11 +3,14 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/term"
 )
 
@@ -305,4 +308,83 @@ func TestDropTableResumes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCheckTablesFix: damage done under a table (an entry deleted, a
+// stale entry, a unique entry naming another key, a wrong count, an
+// object that does not decode, a key of no index, a key of no table) is
+// found, and Fix repairs what it can: then only the bad object and the
+// foreign keys remain.
+func TestCheckTablesFix(t *testing.T) {
+	ctx := context.Background()
+	kv, err := pebblekv.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := store.New(kv, nil)
+	defer s.Close()
+	if err := s.CreateTable(ctx, store.TableDef{Name: "person", Record: "person", Attributes: []string{"name", "age", "email"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ix := range []struct {
+		attr   string
+		unique bool
+	}{{"age", false}, {"email", true}} {
+		if err := s.CreateTableIndex(ctx, "person", ix.attr, ix.unique, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := s.NewTableBatch()
+	for i := range 10 {
+		b.Write("person", term.Tuple(term.Atom("person"), term.Int(int64(i)), term.Int(int64(i%3)), term.Binary(fmt.Appendf(nil, "%d@x", i))))
+	}
+	if err := s.ApplyTableBatch(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	key := func(part string) []byte {
+		k, err := sext.Encode(tbTerm(t, `{table, <<"person">>, `+part+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte{0}, k...)
+	}
+	wb := kv.NewBatch()
+	wb.Delete(key(`{i, 3, 1, 4}`))                                           // 4's age entry: missing
+	wb.Set(key(`{i, 3, 2, 4}`), nil)                                         // a stale one
+	wb.Set(key(`{u, 4, <<"5@x">>}`), sextBytes(t, `6`))                      // names another key
+	wb.Set(key(`count`), []byte{0, 0, 0, 0, 0, 0, 0, 99})                    // wrong
+	wb.Set(key(`{o, 100}`), []byte("not etf"))                               // a bad object
+	wb.Set(key(`{x, 1}`), nil)                                               // no index's
+	wb.Set(append(key(`{o, 1}`)[:1], sextBytes(t, `{table, 7, 7}`)...), nil) // no table's
+	if err := wb.Commit(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	wb.Close()
+	r, err := s.CheckTables(ctx, store.TableCheckOptions{})
+	want := store.TableCheckResult{Tables: 1, Objects: 11, Entries: 21, Counts: 1, Missing: 2, Stale: 1, Bad: 1, Foreign: 2}
+	if err != nil || r != want {
+		t.Fatalf("CheckTables = %+v, %v\nwant %+v", r, err, want)
+	}
+	if r, err = s.CheckTables(ctx, store.TableCheckOptions{Fix: true}); err != nil || r.Fixed != 4 {
+		t.Fatalf("CheckTables with Fix = %+v, %v; want 4 fixed", r, err)
+	}
+	r, err = s.CheckTables(ctx, store.TableCheckOptions{})
+	want = store.TableCheckResult{Tables: 1, Objects: 11, Entries: 21, Bad: 1, Foreign: 2}
+	if err != nil || r != want {
+		t.Fatalf("CheckTables after Fix = %+v, %v\nwant %+v", r, err, want)
+	}
+	if n, _ := s.TableCount(ctx, "person"); n != 11 {
+		t.Errorf("count after Fix %d, want 11 (the bad object counts: it is stored)", n)
+	}
+	if r, err := s.CheckIndexes(ctx, store.IndexCheckOptions{}); err != nil || !r.Clean() {
+		t.Errorf("CheckIndexes: %+v, %v (the tables' prefix is CheckTables')", r, err)
+	}
+}
+
+func sextBytes(t *testing.T, text string) []byte {
+	b, err := sext.Encode(tbTerm(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
