@@ -3,7 +3,6 @@ package sext
 import (
 	"encoding/binary"
 	"math/big"
-
 	"strconv"
 	"strings"
 	"sync"

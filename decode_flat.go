@@ -1,9 +1,8 @@
 package sext
 
 import (
-	"math/bits"
-
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/erlsext/sext/term"
 )

@@ -2,10 +2,11 @@ package sext
 
 import (
 	"encoding/binary"
-	"github.com/erlsext/sext/term"
 	"math"
 	"math/big"
 	"math/bits"
+
+	"github.com/erlsext/sext/term"
 )
 
 // smallFloat is small for what smallInt64 refuses: a float whose integer

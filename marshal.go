@@ -175,3 +175,72 @@ func encodedAtom(name string) []byte {
 	}
 	return b
 }
+
+// Unmarshal decodes b, which must hold exactly one term, into the value v
+// points to, inverting Marshal: it accepts what Marshal writes for the
+// type and refuses anything else with an *UnmarshalTypeError naming the
+// field, so that a key read back is exactly the key written. Integers must
+// fit the Go type, floats must fit a float32 exactly, tuples must have the
+// struct's or array's size and a record's atom must match.
+//
+// Slices and maps are replaced, not merged into; an empty list, binary or
+// map gives a nil slice or map, since the encoding cannot tell nil from
+// empty. A non-nil pointer is decoded through; a nil one is allocated; the
+// atom undefined makes it nil. An empty interface receives the term.Term.
+// Struct fields absent from a map-form struct's map keep their values.
+// Unmarshal stops at the first error, leaving v partly set.
+func Unmarshal(b []byte, v any) error { return Options{}.Unmarshal(b, v) }
+
+// Unmarshal decodes b under o into the value v points to.
+func (o Options) Unmarshal(b []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	// Decoding into values recurses: the terms must be within its ceiling.
+	o.MaxDepth = o.maxDepth()
+	p := planFor(rv.Type().Elem())
+	if p.direct != nil && !o.Canonical && o.unmarshalDirect(p.direct, b, rv.Elem()) {
+		return nil
+	}
+	return o.unmarshalViaTerm(b, rv, p.noTerm)
+}
+
+// unmarshalViaTerm is Unmarshal on the term path: b decoded to a term,
+// the term converted.
+func (o Options) unmarshalViaTerm(b []byte, rv reflect.Value, noTerm bool) error {
+	if noTerm {
+		// The value will hold none of the term's memory, so the term is
+		// built in a pooled arena and never copied out of it.
+		s := scratchPool.Get().(*scratchSpace)
+		t, _, err := o.decodeReused(s, b, continuation, true)
+		if err == nil {
+			err = unmarshalTerm(t, rv)
+		}
+		s.a.reset()
+		s.release()
+		return err
+	}
+	t, err := o.Decode(b)
+	if err != nil {
+		return err
+	}
+	return unmarshalTerm(t, rv)
+}
+
+// UnmarshalTerm sets the value v points to from the term t, as Unmarshal
+// does from an encoding. Strings, byte slices and numbers are copied out
+// of t, but a term.Term or empty interface in the value receives the part
+// of t it stands for, and an Unmarshaler is handed it: those share t's
+// memory. A term nested deeper than MaxDepthCeiling fails with ErrDepth:
+// decoding recurses.
+func UnmarshalTerm(t term.Term, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	if deeperThan(t, MaxDepthCeiling) {
+		return errAt(0, ErrDepth, "term nested deeper than MaxDepthCeiling")
+	}
+	return unmarshalTerm(t, rv)
+}

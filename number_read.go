@@ -2,7 +2,6 @@ package sext
 
 import (
 	"bytes"
-
 	"encoding/binary"
 	"math"
 	"math/big"

@@ -3,7 +3,6 @@ package sext
 import (
 	"bytes"
 	"encoding/binary"
-
 	"sync"
 	"unicode/utf8"
 )

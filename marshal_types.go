@@ -1,13 +1,111 @@
 package sext
 
 import (
-	"math/big"
 	"reflect"
 	"sync"
-	"time"
 
 	"github.com/erlsext/sext/term"
 )
+
+// noTermTypes caches keepsNoTerm: reflect.Type -> bool.
+var noTermTypes sync.Map
+
+// keepsNoTerm reports whether a value of type t, decoded, keeps none of
+// the term's memory: nowhere in it is a term.Term, an empty interface
+// (which receives the term) or an Unmarshaler (which may keep it). Every
+// other conversion copies what it takes.
+func keepsNoTerm(t reflect.Type) bool {
+	if v, ok := noTermTypes.Load(t); ok {
+		return v.(bool)
+	}
+	ok := noTermIn(t, make(map[reflect.Type]bool))
+	noTermTypes.Store(t, ok)
+	return ok
+}
+
+func noTermIn(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	if t == termType || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return false
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return noTermIn(t.Elem(), seen)
+	case reflect.Map:
+		return noTermIn(t.Key(), seen) && noTermIn(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !noTermIn(t.Field(i).Type, seen) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// decodeFunc sets v, which is settable, from t. Terms are finite and Go
+// types are, so decoding needs neither cycle checks nor depth counts.
+type decodeFunc func(t term.Term, v reflect.Value) error
+
+var unmarshalerType = reflect.TypeFor[Unmarshaler]()
+
+// decoder returns the conversion of terms to values of type t.
+func (b *builder) decodeFuncFor(t reflect.Type, o codecOpts) decodeFunc {
+	switch {
+	case reflect.PointerTo(t).Implements(unmarshalerType):
+		return decodeUnmarshaler
+	case t == termType:
+		return decodeTermValue
+	case t == timeType:
+		return decodeTime
+	case t == bigIntType:
+		return decodeBig
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return decodeBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return decodeInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return decodeUint
+	case reflect.Float32, reflect.Float64:
+		return decodeFloat
+	case reflect.String:
+		switch o.str {
+		case strAtom:
+			return decodeAtomString
+		case strCharlist:
+			return decodeCharlist
+		}
+		return decodeBinaryString
+	case reflect.Slice, reflect.Array:
+		if isBytes(t, o) {
+			return decodeBytes
+		}
+		return seqDecoder(b.compile(t.Elem(), codecOpts{str: o.str}), o.tuple)
+	case reflect.Struct:
+		return b.structCodec(t).decode
+	case reflect.Map:
+		elem := codecOpts{str: o.str}
+		key := b.compile(t.Key(), elem)
+		if t.Key().Kind() == reflect.Interface && t.Key().NumMethod() == 0 {
+			key = &codec{dec: decodeInterfaceKey}
+		}
+		return mapDecoder(key, b.compile(t.Elem(), elem))
+	case reflect.Pointer:
+		return pointerDecoder(b.compile(t.Elem(), o))
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return decodeInterface
+		}
+	}
+	return func(term.Term, reflect.Value) error { return &UnsupportedTypeError{Type: t} }
+}
 
 // A codec is the compiled conversion of one Go type (with the tag options
 // that reach it): everything reflection can tell about the type is looked
@@ -27,18 +125,6 @@ type codecKey struct {
 	t reflect.Type
 	o codecOpts
 }
-
-var (
-	// plainCodecs holds the codecs of types without options, keyed by the
-	// type alone: a reflect.Type goes into an interface without allocating,
-	// which a codecKey would not.
-	plainCodecs sync.Map // reflect.Type -> *codec
-	optCodecs   sync.Map // codecKey -> *codec
-
-	// compileMu serializes building, which is rare, so that a recursive
-	// type's half-built codec is never seen by another goroutine.
-	compileMu sync.Mutex
-)
 
 func loadCodec(k codecKey) *codec {
 	var c any
@@ -96,14 +182,6 @@ func (b *builder) compile(t reflect.Type, o codecOpts) *codec {
 	c.dec = b.decodeFuncFor(t, o)
 	return c
 }
-
-var (
-	marshalerType = reflect.TypeFor[Marshaler]()
-	termType      = reflect.TypeFor[term.Term]()
-	timeType      = reflect.TypeFor[time.Time]()
-	bigIntType    = reflect.TypeFor[big.Int]()
-	recordType    = reflect.TypeFor[Record]()
-)
 
 // encoder returns the conversion of values of type t.
 func (b *builder) appendFuncFor(t reflect.Type, o codecOpts) appendFunc {

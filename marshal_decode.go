@@ -8,122 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/erlsext/sext/term"
 )
-
-// Unmarshal decodes b, which must hold exactly one term, into the value v
-// points to, inverting Marshal: it accepts what Marshal writes for the
-// type and refuses anything else with an *UnmarshalTypeError naming the
-// field, so that a key read back is exactly the key written. Integers must
-// fit the Go type, floats must fit a float32 exactly, tuples must have the
-// struct's or array's size and a record's atom must match.
-//
-// Slices and maps are replaced, not merged into; an empty list, binary or
-// map gives a nil slice or map, since the encoding cannot tell nil from
-// empty. A non-nil pointer is decoded through; a nil one is allocated; the
-// atom undefined makes it nil. An empty interface receives the term.Term.
-// Struct fields absent from a map-form struct's map keep their values.
-// Unmarshal stops at the first error, leaving v partly set.
-func Unmarshal(b []byte, v any) error { return Options{}.Unmarshal(b, v) }
-
-// Unmarshal decodes b under o into the value v points to.
-func (o Options) Unmarshal(b []byte, v any) error {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
-	}
-	// Decoding into values recurses: the terms must be within its ceiling.
-	o.MaxDepth = o.maxDepth()
-	p := planFor(rv.Type().Elem())
-	if p.direct != nil && !o.Canonical && o.unmarshalDirect(p.direct, b, rv.Elem()) {
-		return nil
-	}
-	return o.unmarshalViaTerm(b, rv, p.noTerm)
-}
-
-// unmarshalViaTerm is Unmarshal on the term path: b decoded to a term,
-// the term converted.
-func (o Options) unmarshalViaTerm(b []byte, rv reflect.Value, noTerm bool) error {
-	if noTerm {
-		// The value will hold none of the term's memory, so the term is
-		// built in a pooled arena and never copied out of it.
-		s := scratchPool.Get().(*scratchSpace)
-		t, _, err := o.decodeReused(s, b, continuation, true)
-		if err == nil {
-			err = unmarshalTerm(t, rv)
-		}
-		s.a.reset()
-		s.release()
-		return err
-	}
-	t, err := o.Decode(b)
-	if err != nil {
-		return err
-	}
-	return unmarshalTerm(t, rv)
-}
-
-// noTermTypes caches keepsNoTerm.
-var noTermTypes sync.Map // reflect.Type -> bool
-
-// keepsNoTerm reports whether a value of type t, decoded, keeps none of
-// the term's memory: nowhere in it is a term.Term, an empty interface
-// (which receives the term) or an Unmarshaler (which may keep it). Every
-// other conversion copies what it takes.
-func keepsNoTerm(t reflect.Type) bool {
-	if v, ok := noTermTypes.Load(t); ok {
-		return v.(bool)
-	}
-	ok := noTermIn(t, make(map[reflect.Type]bool))
-	noTermTypes.Store(t, ok)
-	return ok
-}
-
-func noTermIn(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if seen[t] {
-		return true
-	}
-	seen[t] = true
-	if t == termType || reflect.PointerTo(t).Implements(unmarshalerType) {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.Interface:
-		return false
-	case reflect.Pointer, reflect.Slice, reflect.Array:
-		return noTermIn(t.Elem(), seen)
-	case reflect.Map:
-		return noTermIn(t.Key(), seen) && noTermIn(t.Elem(), seen)
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if !noTermIn(t.Field(i).Type, seen) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// UnmarshalTerm sets the value v points to from the term t, as Unmarshal
-// does from an encoding. Strings, byte slices and numbers are copied out
-// of t, but a term.Term or empty interface in the value receives the part
-// of t it stands for, and an Unmarshaler is handed it: those share t's
-// memory. A term nested deeper than MaxDepthCeiling fails with ErrDepth:
-// decoding recurses.
-func UnmarshalTerm(t term.Term, v any) error {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
-	}
-	if deeperThan(t, MaxDepthCeiling) {
-		return errAt(0, ErrDepth, "term nested deeper than MaxDepthCeiling")
-	}
-	return unmarshalTerm(t, rv)
-}
 
 // deeperThan reports whether t nests more than limit compounds, walking
 // with an explicit stack: t is built in code, so no input bounds it.
@@ -171,65 +60,6 @@ func unmarshalTerm(t term.Term, rv reflect.Value) error {
 		return atRoot(err, e.Type())
 	}
 	return nil
-}
-
-// decodeFunc sets v, which is settable, from t. Terms are finite and Go
-// types are, so decoding needs neither cycle checks nor depth counts.
-type decodeFunc func(t term.Term, v reflect.Value) error
-
-var unmarshalerType = reflect.TypeFor[Unmarshaler]()
-
-// decoder returns the conversion of terms to values of type t.
-func (b *builder) decodeFuncFor(t reflect.Type, o codecOpts) decodeFunc {
-	switch {
-	case reflect.PointerTo(t).Implements(unmarshalerType):
-		return decodeUnmarshaler
-	case t == termType:
-		return decodeTermValue
-	case t == timeType:
-		return decodeTime
-	case t == bigIntType:
-		return decodeBig
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return decodeBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return decodeInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return decodeUint
-	case reflect.Float32, reflect.Float64:
-		return decodeFloat
-	case reflect.String:
-		switch o.str {
-		case strAtom:
-			return decodeAtomString
-		case strCharlist:
-			return decodeCharlist
-		}
-		return decodeBinaryString
-	case reflect.Slice, reflect.Array:
-		if isBytes(t, o) {
-			return decodeBytes
-		}
-		return seqDecoder(b.compile(t.Elem(), codecOpts{str: o.str}), o.tuple)
-	case reflect.Struct:
-		return b.structCodec(t).decode
-	case reflect.Map:
-		elem := codecOpts{str: o.str}
-		key := b.compile(t.Key(), elem)
-		if t.Key().Kind() == reflect.Interface && t.Key().NumMethod() == 0 {
-			key = &codec{dec: decodeInterfaceKey}
-		}
-		return mapDecoder(key, b.compile(t.Elem(), elem))
-	case reflect.Pointer:
-		return pointerDecoder(b.compile(t.Elem(), o))
-	case reflect.Interface:
-		if t.NumMethod() == 0 {
-			return decodeInterface
-		}
-	}
-	return func(term.Term, reflect.Value) error { return &UnsupportedTypeError{Type: t} }
 }
 
 // describe names a term briefly for an error message.
