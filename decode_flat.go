@@ -2,7 +2,6 @@ package sext
 
 import (
 	"encoding/binary"
-	"math/bits"
 
 	"github.com/erlsext/sext/term"
 )
@@ -227,28 +226,18 @@ func flatKey(b []byte) bool {
 // more, so flatKey's loops end within its 64 bytes whatever a count
 // claims.
 func flatLeaf(b []byte, p int, allocs *int) (int, bool) {
-	if p+2 > len(b) {
+	if p+2 > len(b) || b[p] == tagPosBig || b[p] == tagNegBig {
 		return 0, false
 	}
-	switch b[p] {
-	case tagPos4, tagNeg4:
-		if _, ok := smallInt64(b, p); ok { // an integer, not a float
-			return p + 5, true
+	if b[p] == tagBinary && b[p+1] != emptyFrame {
+		if *allocs++; *allocs > 2 {
+			return 0, false
 		}
-	case tagAtom, tagBinary:
-		if b[p+1] == emptyFrame {
-			return p + 2, true
-		}
-		if b[p] == tagBinary {
-			if *allocs++; *allocs > 2 {
-				return 0, false
-			}
-		}
-		if m := ^load64(b, p+1) & unitMarks; m != 0 {
-			// Up to seven units: the first missing marker is the
-			// stop bit, and the end byte follows its byte.
-			return p + 1 + 9*(bits.LeadingZeros64(m)/9)>>3 + 2, true
-		}
+	}
+	if end, _ := leafEnd(b, p, false, minIntLimit); end > 0 {
+		return end, true
+	}
+	if b[p] == tagAtom || b[p] == tagBinary { // a bitstring, and the frames leafEnd leaves
 		f, err := findFrame(b, p+1)
 		return f.end, err == nil
 	}

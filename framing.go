@@ -416,24 +416,6 @@ func findFrameInv(b []byte, pos int, inv byte) (frame, error) {
 	return scanFrame(b, pos, inv)
 }
 
-// shortWholeFrame returns the end of the ascending frame at b[pos] if it
-// is well formed, holds one to seven whole bytes and ends with the end
-// byte 8, or 0: the one case of findFrame small enough to inline, for the
-// atoms in keys.
-func shortWholeFrame(b []byte, pos int) int {
-	if pos+8 > len(b) {
-		return 0
-	}
-	// The first marker missing is the stop bit; with none missing, seven
-	// units end at the word's last bit.
-	bit := 9 * (bits.LeadingZeros64(^binary.BigEndian.Uint64(b[pos:])&unitMarks) / 9)
-	i := pos + bit>>3
-	if bit == 0 || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^8) != 0 {
-		return 0
-	}
-	return i + 2
-}
-
 // wholeFrame checks a frame that must hold whole bytes, as bytesFrame
 // does, without unframing it.
 func wholeFrame(b []byte, pos int) (frame, error) {

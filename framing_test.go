@@ -95,8 +95,21 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 		if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 			t.Fatalf("scanFrame(%x, %d) = %+v, %v; unit by unit %+v, %v", b, pos, got, gerr, want, werr)
 		}
-		if _, _, end := shortFrame(b, pos); end != shortWholeFrame(b, pos) && pos+8 <= len(b) {
-			t.Fatalf("shortWholeFrame(%x, %d) = %d; shortFrame ends at %d", b, pos, shortWholeFrame(b, pos), end)
+		// frame8 claims exactly the whole-byte frames ending with 8, as
+		// scanFrame and unframe read them, and shortFrame those of up to
+		// seven bytes.
+		if end, units := frame8(b, pos); neg {
+			// ascending only
+		} else if end > 0 {
+			data := make([]byte, units)
+			if gerr != nil || got.end != end || got.units != units || got.bits != 8*units || b[end-1] != 8 || unframe(data, b, pos, got, 0) != nil {
+				t.Fatalf("frame8(%x, %d) = %d, %d; scanFrame %+v, %v", b, pos, end, units, got, gerr)
+			}
+			if _, _, short := shortFrame(b, pos); units > 0 && units < 8 && short != end {
+				t.Fatalf("frame8(%x, %d) ends at %d; shortFrame at %d", b, pos, end, short)
+			}
+		} else if gerr == nil && got.bits == 8*got.units && b[got.end-1] == 8 {
+			t.Fatalf("frame8(%x, %d) refuses %+v", b, pos, got)
 		}
 		if x, n, end := shortFrame(b, pos); end > 0 && !neg {
 			// The one-load reader claims only frames the general reader

@@ -9,6 +9,60 @@ import (
 // and the canonical checks share. Each primitive holds one rule of the
 // format; the walks differ only in what they build.
 
+// leafEnd returns the end of the leaf at b[p] and what skip would find
+// out about it, when it is a leaf the reader reads in one step: a small
+// integer, an atom (in Latin-1 unless utf8) or binary of whole bytes
+// ending with the end byte 8, or an integer of a few words in the bignum
+// forms (not certified canonical: the general skip does that). end is 0
+// for anything else, well formed or not. intLimit is the decode state's.
+func leafEnd(b []byte, p int, utf8 bool, intLimit int) (end int, info skipInfo) {
+	if p >= len(b) {
+		return 0, 0
+	}
+	switch c := b[p]; c {
+	case tagPos4, tagNeg4:
+		return smallIntEnd(b, p), allInfo
+	case tagAtom, tagBinary:
+		if c == tagAtom && utf8 {
+			return 0, 0
+		}
+		end, _ := frame8(b, p+1)
+		return end, allInfo
+	case tagPosBig, tagNegBig:
+		return bigEnd(b, p, intLimit), plainKey
+	}
+	return 0, 0
+}
+
+// bigEnd returns the end of the integer in a bignum form at b[p] when
+// its frame holds the size prefix the encoder writes below 128 bytes and
+// its magnitude, well formed; 0 for anything else (a float, a long or
+// legacy magnitude, any error).
+func bigEnd(b []byte, p int, intLimit int) int {
+	flag, at := byte(0), p+1
+	if b[p] == tagNegBig {
+		if p+5 > len(b) {
+			return 0
+		}
+		words := int(0xFFFFFFFF - binary.BigEndian.Uint32(b[p+1:]))
+		if words == 0 || words > intLimit/8 {
+			return 0
+		}
+		end, units := frame8(b, p+5)
+		// The magnitude, after the size prefix, fits the words, a zero
+		// before a top byte of 255 aside.
+		if mag := units - 2; end == 0 || mag > 8*words && (mag > 8*words+1 || unitByte(b, p+5, 2, 0) != 0) {
+			return 0
+		}
+		flag, at = 0xFF, p+5
+	}
+	end, units := frame8(b, at)
+	if end == 0 || end >= len(b) || b[end] != flag || !sizedBig(b, at, units) {
+		return 0
+	}
+	return end + 1
+}
+
 // walkDepth is how many compounds the skipper's fast loop keeps open on
 // its own stack; a term nested deeper continues in the general skip.
 const walkDepth = 24
@@ -40,47 +94,14 @@ func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
 	info := allInfo
 	p := pos
 	limit := s.d.maxDepth - open // compounds the loop may open
-	utf8, certify := s.d.utf8, s.certify
+	utf8, certify, intLimit := s.d.utf8, s.certify, s.d.intLimit
 	for {
 		// One term starts at p: a leaf moves p past it; a compound pushes
 		// the count of its parent and goes on to its first child.
 		if p >= len(b) {
 			goto general
 		}
-		switch c := b[p]; c {
-		case tagPos4, tagNeg4:
-			end := smallIntEnd(b, p)
-			if end == 0 {
-				goto general
-			}
-			p = end
-		case tagAtom, tagBinary:
-			end, _ := frame8(b, p+1)
-			if end == 0 || c == tagAtom && utf8 {
-				goto general
-			}
-			p = end
-		case tagPosBig:
-			// An integer of a few words; a float, or any question of
-			// canonical form, goes to the general skip.
-			end, units := frame8(b, p+1)
-			if end == 0 || end >= len(b) || b[end] != 0 || certify || !sizedBig(b, p+1, units) {
-				goto general
-			}
-			p, info = end+1, info&plainKey
-		case tagNegBig:
-			if p+5 > len(b) || certify {
-				goto general
-			}
-			words := int(0xFFFFFFFF - binary.BigEndian.Uint32(b[p+1:]))
-			end, units := frame8(b, p+5)
-			// The magnitude, after the size prefix, fits the words, a
-			// zero before a top byte of 255 aside.
-			if mag := units - 2; end == 0 || end >= len(b) || b[end] != 0xFF || words == 0 || words > s.d.intLimit/8 ||
-				!sizedBig(b, p+5, units) || mag > 8*words && (mag > 8*words+1 || unitByte(b, p+5, 2, 0) != 0) {
-				goto general
-			}
-			p, info = end+1, info&plainKey
+		switch b[p] {
 		case tagTuple:
 			if p+5 > len(b) || sp >= limit || sp == walkDepth {
 				goto general
@@ -110,6 +131,24 @@ func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
 				p++
 				continue
 			}
+		case tagPos4, tagNeg4:
+			end := smallIntEnd(b, p)
+			if end == 0 {
+				goto general
+			}
+			p = end
+		case tagAtom, tagBinary:
+			end, _ := frame8(b, p+1)
+			if end == 0 || b[p] == tagAtom && utf8 {
+				goto general
+			}
+			p = end
+		case tagPosBig, tagNegBig:
+			end := bigEnd(b, p, intLimit)
+			if end == 0 || certify {
+				goto general
+			}
+			p, info = end, info&plainKey
 		default:
 			goto general
 		}

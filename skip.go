@@ -215,36 +215,8 @@ func (s *skipper) skipMap(pos, open int) (int, skipInfo, error) {
 	return p, info, nil
 }
 
-// quickLeaf skips a small integer, or an atom (Latin-1) or binary of
-// fewer than eight bytes, the leaves keys are mostly made of, when it is
-// well formed; ok is false for anything else, errors included.
-func quickLeaf(b []byte, p int, utf8Atoms bool) (end int, info skipInfo, ok bool) {
-	if p >= len(b) {
-		return 0, 0, false
-	}
-	switch b[p] {
-	case tagPos4:
-		if p+5 <= len(b) && b[p+4]&1 == 0 {
-			return p + 5, allInfo, true
-		}
-	case tagNeg4:
-		if p+5 <= len(b) && b[p+4]&1 == 1 && binary.BigEndian.Uint32(b[p+1:])>>1 != max31 {
-			return p + 5, allInfo, true
-		}
-	case tagAtom, tagBinary:
-		if b[p] == tagAtom && utf8Atoms {
-			return 0, 0, false
-		}
-		f, err := findFrame(b, p+1)
-		if err != nil || f.bits&7 != 0 && b[p] == tagAtom || checkLastUnit(b, p+1, f, 0) != nil {
-			return 0, 0, false
-		}
-		return f.end, plainKey | canonFrame(b, f), true
-	}
-	return 0, 0, false
-}
-
-// quickDesc skips a descending term around a quickLeaf, such as
+// quickDesc skips a descending term around a leaf the reader reads in
+// one step (leafEnd), such as
 // #Desc<Timestamp>, unframed on the stack; ok is false for anything else.
 // The caller checks the depth limit.
 func quickDesc(b []byte, pos int, utf8Atoms bool) (end int, info skipInfo, ok bool) {
@@ -266,7 +238,7 @@ func quickDesc(b []byte, pos int, utf8Atoms bool) (end int, info skipInfo, ok bo
 		return 0, 0, false
 	}
 	inner = inner[:f.bits/8]
-	if e, i, ok := quickLeaf(inner, 0, utf8Atoms); ok && e == len(inner) {
+	if e, i := leafEnd(inner, 0, utf8Atoms, minIntLimit); e > 0 && e == len(inner) {
 		if b[f.end-1] != 0xFF {
 			i &^= canon
 		}

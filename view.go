@@ -308,21 +308,11 @@ func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
 		if p >= len(b) { // an element before i ran to the end: the count lied
 			return 0
 		}
-		if p+5 <= len(b) && b[p] == tagPos4 && b[p+4]&1 == 0 {
-			p += 5
-			continue
+		end, _ := leafEnd(b, p, utf8, minIntLimit)
+		if end == 0 && b[p] == tagDesc && depth+1 < limit {
+			end, _, _ = quickDesc(b, p, utf8)
 		}
-		if b[p] == tagAtom && !utf8 {
-			if end := shortWholeFrame(b, p+1); end > 0 {
-				p = end
-				continue
-			}
-		}
-		end, _, ok := quickLeaf(b, p, utf8)
-		if !ok && p < len(b) && b[p] == tagDesc && depth+1 < limit {
-			end, _, ok = quickDesc(b, p, utf8)
-		}
-		if !ok {
+		if end == 0 {
 			return 0
 		}
 		p = end
