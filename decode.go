@@ -63,7 +63,7 @@ func newDecodeState(b []byte, o Options) decodeState {
 func (d *decodeState) useArena() {
 	d.a.direct = len(d.buf) == 0 ||
 		d.buf[0] != tagTuple && d.buf[0] != tagList && d.buf[0] != tagDesc ||
-		flatKey(d.buf)
+		directFits(d.buf)
 }
 
 // keep ends a plain decode: a term built in the arena is copied out of

@@ -193,12 +193,12 @@ func (st *flatState) part(b []byte, p, slot int) (int, bool) {
 	return 0, false
 }
 
-// flatKey reports whether b is a short tuple of leaves and of tuples
+// directFits reports whether b is a short tuple of leaves and of tuples
 // of leaves that takes at most two allocations in direct mode, one for
 // each tuple and each non-empty binary, as {user, 42, <<"alice">>} and
 // {order, 7, {2024, 5, 1}, 9} do. It reads at most 64 bytes; anything it
 // does not recognise goes to the arena.
-func flatKey(b []byte) bool {
+func directFits(b []byte) bool {
 	if len(b) > 64 || len(b) < 5 || b[0] != tagTuple {
 		return false
 	}
@@ -209,23 +209,23 @@ func flatKey(b []byte) bool {
 			n := binary.BigEndian.Uint32(b[p+1:])
 			p += 5
 			for range n {
-				if p, ok = flatLeaf(b, p, &allocs); !ok {
+				if p, ok = directLeaf(b, p, &allocs); !ok {
 					return false
 				}
 			}
-		} else if p, ok = flatLeaf(b, p, &allocs); !ok {
+		} else if p, ok = directLeaf(b, p, &allocs); !ok {
 			return false
 		}
 	}
 	return allocs <= 2 && p == len(b)
 }
 
-// flatLeaf finds the end of a small integer, atom or binary at p for
-// flatKey, counting a non-empty binary's allocation. It only finds ends:
+// directLeaf finds the end of a small integer, atom or binary at p for
+// directFits, counting a non-empty binary's allocation. It only finds ends:
 // the decode that follows checks the bytes. Each leaf takes two bytes or
-// more, so flatKey's loops end within its 64 bytes whatever a count
+// more, so directFits's loops end within its 64 bytes whatever a count
 // claims.
-func flatLeaf(b []byte, p int, allocs *int) (int, bool) {
+func directLeaf(b []byte, p int, allocs *int) (int, bool) {
 	if p+2 > len(b) || b[p] == tagPosBig || b[p] == tagNegBig {
 		return 0, false
 	}

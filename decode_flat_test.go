@@ -12,7 +12,7 @@ import (
 )
 
 // flatCases are keys and what each fast path makes of them: direct,
-// flatKey's choice of direct mode (parts that take at most two
+// directFits's choice of direct mode (parts that take at most two
 // allocations of their own); taken, Decode's flat path.
 var flatCases = []struct {
 	text          string
@@ -24,7 +24,7 @@ var flatCases = []struct {
 	{`{a, <<>>, <<>>, -5}`, true, true},
 	{`{a, <<>>, <<>>, -5, '', {}}`, true, true},
 	{`{}`, true, true},
-	{`{<<"a">>, <<"b">>}`, false, true},                                          // three for flatKey: the tuple and two binaries
+	{`{<<"a">>, <<"b">>}`, false, true},                                          // three for directFits: the tuple and two binaries
 	{`{<<"a">>, <<"b">>, {<<"c">>, -2147483647}}`, false, true},                  // four
 	{`{<<"12345678">>, <<"123456789">>, {<<"abcdefghijklmnop">>}}`, false, true}, // a slot's 8 bytes, then longer
 	{`{x, {1, 2}, {3, 4}}`, false, true},                                         // three tuples
@@ -42,28 +42,28 @@ var flatCases = []struct {
 	{`user`, false, false},
 }
 
-// flatKey picks direct mode only for keys whose parts take at most two
+// directFits picks direct mode only for keys whose parts take at most two
 // allocations of their own; the allocation tests hold the count, this
 // the choice.
-func TestFlatKey(t *testing.T) {
+func TestDirectFits(t *testing.T) {
 	for _, c := range flatCases {
 		b := mustEncodeText(t, c.text)
-		if got := flatKey(b); got != c.direct {
-			t.Errorf("flatKey(%s) = %v, want %v", c.text, got, c.direct)
+		if got := directFits(b); got != c.direct {
+			t.Errorf("directFits(%s) = %v, want %v", c.text, got, c.direct)
 		}
-		if c.direct && flatKey(append(b, 0)) {
-			t.Errorf("flatKey(%s with a trailing byte) = true", c.text)
+		if c.direct && directFits(append(b, 0)) {
+			t.Errorf("directFits(%s with a trailing byte) = true", c.text)
 		}
 	}
 	b, err := Encode(term.Tuple(term.Atom("k"), term.Binary(make([]byte, 60))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if flatKey(b) {
+	if directFits(b) {
 		t.Errorf("flatKey of %d bytes = true, want false past 64", len(b))
 	}
 	// A count that claims more than the bytes hold ends at the bytes.
-	if flatKey([]byte{tagTuple, 0xFF, 0xFF, 0xFF, 0xFF, tagPos4, 0, 0, 0, 2}) {
+	if directFits([]byte{tagTuple, 0xFF, 0xFF, 0xFF, 0xFF, tagPos4, 0, 0, 0, 2}) {
 		t.Error("flatKey of a truncated tuple = true")
 	}
 }

@@ -49,6 +49,11 @@ type encodeState struct {
 	// prefix makes the walk stop at the first wildcard, returning
 	// errWildcard, for Prefix: what was written up to it is the prefix.
 	prefix bool
+	// partial and partialBits: a binary prefix that ended the walk left
+	// its last unit's first partialBits bits in the top of partial, bits
+	// that every match's next byte starts with (PrefixRange).
+	partial     byte
+	partialBits int
 }
 
 func newEncodeState(o Options) encodeState { return o.encodeState() }
@@ -152,7 +157,8 @@ walk:
 			break
 		}
 		switch tail := t.Tail(); {
-		case tail.Kind() == term.KindBinary:
+		case tail.Kind() == term.KindBinary, tail.Kind() == term.KindBinaryPrefix:
+			// A binary prefix stands for binaries: their marker.
 			dst, err = e.appendTerm(append(dst, markBitTail), tail)
 		case e.prefix && IsWildcard(tail):
 			// A wildcard tail matches proper lists too: no marker is
@@ -182,10 +188,10 @@ walk:
 }
 
 // appendKey writes t as appendTerm would, taking a short way for a
-// tuple, the shape of most keys: appendFlatKey writes its header and
+// tuple, the shape of most keys: appendTupleHead writes its header and
 // leading leaves, and only what is left takes the general path.
 func (o *Options) appendKey(dst []byte, t term.Term, prefix bool) ([]byte, error) {
-	out, rest, ok := appendFlatKey(dst, t, prefix)
+	out, rest, ok := appendTupleHead(dst, t, prefix)
 	if ok && len(rest) == 0 {
 		return out, nil
 	}
@@ -193,7 +199,7 @@ func (o *Options) appendKey(dst []byte, t term.Term, prefix bool) ([]byte, error
 	e.prefix = prefix
 	var err error
 	if ok {
-		e.depth++ // the tuple appendFlatKey opened
+		e.depth++ // the tuple appendTupleHead opened
 		for _, x := range rest {
 			if out, err = e.appendTerm(out, x); err != nil {
 				break
@@ -208,22 +214,22 @@ func (o *Options) appendKey(dst []byte, t term.Term, prefix bool) ([]byte, error
 	return settle(dst, out, err)
 }
 
-// appendFlatKey writes the header of t, a tuple of at most maxFlatKey
+// appendTupleHead writes the header of t, a tuple of at most maxTupleHead
 // elements, and its leading elements that are small non-negative
 // integers, short ASCII atoms and short binaries, as appendTerm would,
 // and returns the elements left. It writes them with one growth check
 // and no call. In a prefix walk it stops at a wildcard, leaving nothing:
 // what it wrote is the prefix. ok is false, and nothing is written, for
 // any other t.
-func appendFlatKey(dst []byte, t term.Term, prefix bool) (_ []byte, rest []term.Term, ok bool) {
+func appendTupleHead(dst []byte, t term.Term, prefix bool) (_ []byte, rest []term.Term, ok bool) {
 	if t.Kind() != term.KindTuple {
 		return dst, nil, false
 	}
 	elems := t.Elems()
-	if len(elems) > maxFlatKey {
+	if len(elems) > maxTupleHead {
 		return dst, nil, false
 	}
-	dst = slices.Grow(dst, 5+flatLeafRoom*len(elems))
+	dst = slices.Grow(dst, 5+headLeafRoom*len(elems))
 	n := len(dst)
 	b := dst[:cap(dst)]
 	b[n] = tagTuple
@@ -277,12 +283,12 @@ func appendFlatKey(dst []byte, t term.Term, prefix bool) (_ []byte, rest []term.
 	return b[:n], nil, true
 }
 
-// flatLeafRoom is what appendFlatKey may write for one element: a tag, a
-// word of units and padding, and the end byte. maxFlatKey bounds the room
+// headLeafRoom is what appendTupleHead may write for one element: a tag, a
+// word of units and padding, and the end byte. maxTupleHead bounds the room
 // it asks for in advance.
 const (
-	flatLeafRoom = 10
-	maxFlatKey   = 16
+	headLeafRoom = 10
+	maxTupleHead   = 16
 )
 
 // appendDesc writes a descending term, apart from appendCompound to keep
@@ -302,8 +308,9 @@ func (e *encodeState) appendDesc(dst []byte, t term.Term) ([]byte, error) {
 	if err != nil {
 		// A prefix ends inside: only the whole bytes of the units are
 		// common to every match, the rest of the last one mixes with
-		// what follows.
+		// what follows, and so do a binary prefix's bits left over.
 		dst = dst[:start+n+n/8]
+		e.partialBits = 0
 	}
 	return dst, err
 }
@@ -357,6 +364,11 @@ func (e *encodeState) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, 
 		return appendFrame(append(dst, tagBinary), t.Bytes(), t.BitLen(), false), nil
 	case term.KindFloat:
 		return e.appendFloat(dst, t.Float())
+	case term.KindBinaryPrefix:
+		if !e.prefix {
+			return dst, &EncodeError{Err: ErrUnencodable, Detail: "a binary prefix is a pattern, not a term: Prefix, PrefixRange and the matchers take it"}
+		}
+		return e.appendBinaryPrefix(dst, t.BinaryPrefix())
 	case term.KindPid:
 		p := t.Pid()
 		dst, err := appendNode(append(dst, tagPid), p.Node)
@@ -397,6 +409,17 @@ func (e *encodeState) appendLeaf(dst []byte, t term.Term, k term.Kind) ([]byte, 
 		return frameTail(dst, start, 8*(len(dst)-start), false), nil
 	}
 	return dst, &EncodeError{Err: ErrUnencodable, Detail: "unknown kind " + t.Kind().String()}
+}
+
+// appendBinaryPrefix ends a prefix walk at <<p, _/binary>>: every binary
+// that starts with p begins with the 9 bits of each of p's units, so the
+// prefix is their whole bytes, and the bits left over go to partial.
+func (e *encodeState) appendBinaryPrefix(dst []byte, p []byte) ([]byte, error) {
+	start := len(dst) + 1
+	dst = appendFrame(append(dst, tagBinary), p, 8*len(p), false)
+	whole, k := 9*len(p)/8, 9*len(p)%8
+	e.partial, e.partialBits = dst[start+whole]&^(0xFF>>k), k
+	return dst[:start+whole], errWildcard
 }
 
 // appendAtom frames the atom's name in the atom encoding: Latin-1 (one

@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// keyPart draws a tuple element near the edges of appendFlatKey's short
+// keyPart draws a tuple element near the edges of appendTupleHead's short
 // way: integers around 0 and 2^31, atoms of 7 and 8 characters, Latin-1
 // and wildcard names, binaries of 7 and 8 bytes, bitstrings, and any term.
 var keyPart = rapid.OneOf(
@@ -25,11 +25,11 @@ var keyPart = rapid.OneOf(
 	genTerm(2),
 )
 
-// Append and AppendPrefix, which take appendFlatKey's short way for
+// Append and AppendPrefix, which take appendTupleHead's short way for
 // tuples, write what the general walk writes, and fail where it fails.
 func TestPropFlatKeyIsGeneralWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		x := term.Tuple(rapid.SliceOfN(keyPart, 0, maxFlatKey+2).Draw(t, "elems")...)
+		x := term.Tuple(rapid.SliceOfN(keyPart, 0, maxTupleHead+2).Draw(t, "elems")...)
 		o := Options{UTF8Atoms: rapid.Bool().Draw(t, "utf8"), MaxDepth: rapid.IntRange(0, 3).Draw(t, "depth")}
 		dst := rapid.SliceOfN(rapid.Byte(), 0, 4).Draw(t, "dst")
 		dst = append(make([]byte, 0, len(dst)+rapid.IntRange(0, 40).Draw(t, "room")), dst...)
@@ -78,17 +78,17 @@ func TestFlatKeyTakesKeys(t *testing.T) {
 		{term.Tuple(term.Atom("caf\u00e9")), 1},
 		{term.Tuple(term.Atom("abcdefgh")), 1},
 	} {
-		_, rest, ok := appendFlatKey(nil, tc.key, false)
+		_, rest, ok := appendTupleHead(nil, tc.key, false)
 		if !ok || len(rest) != tc.rest {
-			t.Errorf("appendFlatKey(%v) left %d elements (ok %v), want %d", tc.key, len(rest), ok, tc.rest)
+			t.Errorf("appendTupleHead(%v) left %d elements (ok %v), want %d", tc.key, len(rest), ok, tc.rest)
 		}
 	}
-	for _, x := range []term.Term{term.Int(1), term.List(term.Int(1)), term.Tuple(make([]term.Term, maxFlatKey+1)...)} {
-		if _, _, ok := appendFlatKey(nil, x, false); ok {
-			t.Errorf("appendFlatKey(%v) took it", x)
+	for _, x := range []term.Term{term.Int(1), term.List(term.Int(1)), term.Tuple(make([]term.Term, maxTupleHead+1)...)} {
+		if _, _, ok := appendTupleHead(nil, x, false); ok {
+			t.Errorf("appendTupleHead(%v) took it", x)
 		}
 	}
-	_, rest, ok := appendFlatKey(nil, term.Tuple(term.Atom("user"), term.Atom("_"), term.Int(1)), true)
+	_, rest, ok := appendTupleHead(nil, term.Tuple(term.Atom("user"), term.Atom("_"), term.Int(1)), true)
 	if !ok || len(rest) != 0 {
 		t.Errorf("a prefix walk did not stop at the wildcard: %d left (ok %v)", len(rest), ok)
 	}

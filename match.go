@@ -1,6 +1,8 @@
 package sext
 
 import (
+	"bytes"
+
 	"github.com/erlsext/sext/term"
 )
 
@@ -30,7 +32,9 @@ func (bs Bindings) Get(name string) (term.Term, bool) {
 // match element by element; a list pattern whose tail is a wildcard
 // matches any list that starts with its elements; maps of the same size
 // match entry by entry in key order (the order their encodings and
-// prefixes use); Desc matches Desc. Everything else must be Equal.
+// prefixes use); Desc matches Desc; a binary prefix (term.BinaryPrefix,
+// <<"ali", _/binary>>) matches every binary of whole bytes that starts
+// with its bytes. Everything else must be Equal.
 //
 // A prefix scan finds every term that matches, and possibly more: Match
 // is the exact filter for its results.
@@ -89,8 +93,17 @@ func matchRec(p, t term.Term, bs *Bindings, depth int) bool {
 		return matchAll(term.EntryTerms(p.Entries()), term.EntryTerms(t.Entries()), bs, depth)
 	case term.KindDesc:
 		return t.Kind() == term.KindDesc && matchRec(p.Inner(), t.Inner(), bs, depth)
+	case term.KindBinaryPrefix:
+		return matchesPrefix(p, t)
 	}
 	return term.Equal(p, t)
+}
+
+// matchesPrefix reports whether t is a binary of whole bytes that starts
+// with the bytes of the binary prefix pattern p, as <<P, _/binary>> does
+// in Erlang.
+func matchesPrefix(p, t term.Term) bool {
+	return t.Kind() == term.KindBinary && t.BitLen()%8 == 0 && bytes.HasPrefix(t.Bytes(), p.BinaryPrefix())
 }
 
 func matchAll(ps, ts []term.Term, bs *Bindings, depth int) bool {
@@ -198,6 +211,8 @@ func matchStep(p, t term.Term, bs *Bindings, st []matchTask) (bool, []matchTask)
 			return false, st
 		}
 		return true, append(st, matchTask{p: p.Inner(), t: t.Inner()})
+	case term.KindBinaryPrefix:
+		return matchesPrefix(p, t), st
 	}
 	return term.Equal(p, t), st
 }

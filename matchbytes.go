@@ -54,6 +54,7 @@ const (
 	opList             // kids, then tail
 	opMap              // kids: key, value, key, value...
 	opDesc             // kids[0] inside
+	opPrefix           // a binary of whole bytes starting with lit, the prefix's bytes
 )
 
 type mnode struct {
@@ -172,6 +173,8 @@ func (c *compiler) compile(p term.Term, isTail bool, depth int) (mnode, bool, er
 		}
 	case term.KindDesc:
 		n.op, kids = opDesc, []term.Term{p.Inner()}
+	case term.KindBinaryPrefix:
+		return mnode{op: opPrefix, lit: p.BinaryPrefix()}, true, nil
 	default:
 		return mnode{op: opLit}, false, nil
 	}
@@ -458,6 +461,8 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 		return p, yes, nil
 	case opList:
 		return w.list(n, pos, open)
+	case opPrefix:
+		return w.prefix(n, pos, open)
 	case opMap:
 		if pos+6 > len(b) || b[pos] != tagList || b[pos+1] != markMap || int(binary.BigEndian.Uint32(b[pos+2:])) != len(n.kids)/2 {
 			if differ(b, pos, 1, -1) {
@@ -559,4 +564,35 @@ func (w *walker) desc(n *mnode, pos, open int) (int, verdict, error) {
 		return 0, no, inDesc(err, pos)
 	}
 	return end, v, nil
+}
+
+// prefix matches a binary prefix against the term at pos: a binary whose
+// frame holds whole bytes and starts with n.lit, read from the frame's
+// units in place. A term of another class cannot match; a list with a
+// bitstring tail may hide a binary, so it is left to Decode and Match.
+func (w *walker) prefix(n *mnode, pos, open int) (int, verdict, error) {
+	b := w.s.d.buf
+	if pos >= len(b) || b[pos] != tagBinary {
+		if differ(b, pos, tagBinary, -1) {
+			return 0, no, nil
+		}
+		if _, _, err := w.s.skip(pos, open); err != nil {
+			return 0, no, err
+		}
+		return 0, unsure, nil
+	}
+	end, _, err := w.s.skip(pos, open) // every check the decoders make
+	if err != nil {
+		return 0, no, err
+	}
+	f, _ := findFrame(b, pos+1)
+	if f.bits != 8*f.units || f.units < len(n.lit) {
+		return 0, no, nil
+	}
+	for i, c := range n.lit {
+		if unitByte(b, pos+1, i, 0) != c {
+			return 0, no, nil
+		}
+	}
+	return end, yes, nil
 }

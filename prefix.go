@@ -1,6 +1,10 @@
 package sext
 
-import "github.com/erlsext/sext/term"
+import (
+	"slices"
+
+	"github.com/erlsext/sext/term"
+)
 
 // IsWildcard reports whether t is a wildcard of a pattern: the atom '_',
 // or '$' followed by a decimal number such as '$1' (the reference takes
@@ -60,15 +64,32 @@ func (o Options) AppendPrefix(dst []byte, pattern term.Term) ([]byte, error) {
 // terms that can match it, ready for an ordered store's iterator bounds.
 // upper is nil, meaning no upper bound, when the prefix is empty or all
 // 0xFF bytes.
+//
+// A binary prefix (term.BinaryPrefix, <<"ali", _/binary>>) ends the
+// prefix as a wildcard does, but narrows the range to the bits its bytes
+// fix: a binary's bytes are framed in 9-bit units, so n bytes fix 9n
+// bits, the whole bytes Prefix returns and the first 9n mod 8 bits of
+// the next byte, which PrefixRange adds. The range then holds the
+// encodings of the binaries that start with those bytes, and of the
+// bitstrings that do (which the matchers refuse), and nothing else.
+// Inside a descending term only the whole bytes narrow it.
 func PrefixRange(pattern term.Term) (lower, upper []byte, err error) {
 	return Options{}.PrefixRange(pattern)
 }
 
 // PrefixRange returns the range of pattern's prefix under o.
 func (o Options) PrefixRange(pattern term.Term) (lower, upper []byte, err error) {
-	lower, err = o.Prefix(pattern)
-	if err != nil {
+	e := o.encodeState()
+	e.prefix = true
+	lower, err = e.appendTerm(nil, pattern)
+	if err != nil && err != errWildcard {
 		return nil, nil, err
+	}
+	if k := e.partialBits; k > 0 {
+		// The next byte starts with k fixed bits: from them followed by
+		// zeros, to past them followed by ones.
+		upper = PrefixEnd(append(slices.Clip(lower), e.partial|0xFF>>k))
+		return append(lower, e.partial), upper, nil
 	}
 	return lower, PrefixEnd(lower), nil
 }
