@@ -288,7 +288,7 @@ func appendTupleHead(dst []byte, t term.Term, prefix bool) (_ []byte, rest []ter
 // it asks for in advance.
 const (
 	headLeafRoom = 10
-	maxTupleHead   = 16
+	maxTupleHead = 16
 )
 
 // appendDesc writes a descending term, apart from appendCompound to keep

@@ -47,14 +47,14 @@ type Matcher struct {
 type mop uint8
 
 const (
-	opLit   mop = iota // bytes equal to lit
-	opAny              // '_', or a '$N' the walk does not compare
-	opBind             // '$N': slot
-	opTuple            // kids, arity len(kids)
-	opList             // kids, then tail
-	opMap              // kids: key, value, key, value...
-	opDesc             // kids[0] inside
-	opPrefix           // a binary of whole bytes starting with lit, the prefix's bytes
+	opLit    mop = iota // bytes equal to lit
+	opAny               // '_', or a '$N' the walk does not compare
+	opBind              // '$N': slot
+	opTuple             // kids, arity len(kids)
+	opList              // kids, then tail
+	opMap               // kids: key, value, key, value...
+	opDesc              // kids[0] inside
+	opPrefix            // a binary of whole bytes starting with lit, the prefix's bytes
 )
 
 type mnode struct {
