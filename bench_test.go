@@ -20,7 +20,7 @@ import (
 // continuation-stack one with allocation taken out: both decode into one
 // warm, reused arena (a Decoder's, mode=reuse), or decode plainly
 // (mode=plain, two allocations a term). The corpus is the study's
-// workload (bench/workload.go, ported here in short: depth 1..5, a list,
+// workload (the bench command's, ported here in short: depth 1..5, a list,
 // tuple, binary or integer of either sign), 2,000 terms from seed 1; the
 // same repeated in runs of 16 (study16), and the deep workload's
 // 1000-level terms; with -corpus, also the corpus of hex lines in that
@@ -136,7 +136,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 	}
 }
 
-// reportCPUPerTerm is reportCPU (view_test.go) for b.N passes over
+// reportCPUPerTerm is reportCPU for b.N passes over
 // terms terms: the process's CPU time since c0 a term.
 func reportCPUPerTerm(b *testing.B, c0 time.Duration, terms int) {
 	if c := cputime.Process() - c0; c > 0 {
@@ -172,7 +172,7 @@ func readHexCorpus(name string) ([][]byte, error) {
 	return encs, sc.Err()
 }
 
-// studyTerm is bench/workload.go's studyDepth, for this package's
+// studyTerm is the bench command's study workload, for this package's
 // benchmarks.
 func studyTerm(r *rand.Rand, d int) term.Term {
 	n := func(max int) int { return 1 + r.IntN(max) }

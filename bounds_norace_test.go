@@ -1,7 +1,7 @@
 //go:build !race
 
 // Allocation bounds are kept out of race builds, whose detector allocates
-// on its own account (see alloc_norace_test.go).
+// on its own account, as the allocation tests are.
 
 package sext
 

@@ -13,7 +13,7 @@ import (
 // decoder holds what both decoders share: the input, the options, the
 // arena the term's memory comes from, and scratch space reused across
 // decodes. The two decoders differ only in how they walk compound terms
-// (decode_recursive.go, decode_cps.go); the leaves are read here.
+// (valueRecursive, valueCPS); the leaves are read by both alike.
 type decodeState struct {
 	buf      []byte
 	utf8     bool
@@ -269,8 +269,8 @@ func (o Options) decodeWhole(b []byte, w decodeWalk) (term.Term, error) {
 type decodeWalk uint8
 
 const (
-	recursive    decodeWalk = iota // decode_recursive.go
-	continuation                   // decode_cps.go
+	recursive    decodeWalk = iota // valueRecursive
+	continuation                   // valueCPS
 )
 
 // state returns the state of a decode of b under o, with the scratch

@@ -4,7 +4,7 @@ import "github.com/erlsext/sext/term"
 
 // valueRecursive decodes the term at pos by direct recursion: each
 // compound term calls itself for its children and returns the term and the
-// offset after it. Compare decode_cps.go, where every such call is a frame
+// offset after it. Compare valueCPS, where every such call is a frame
 // pushed on an explicit stack instead.
 func (d *decodeState) valueRecursive(pos int) (term.Term, int, error) {
 	if pos >= len(d.buf) {

@@ -10,7 +10,7 @@ const DefaultMaxDepth = term.DefaultMaxDepth
 // MaxDepthCeiling is the most nesting the recursive paths take, whatever
 // Options.MaxDepth says: Encode, Append, Prefix, Marshal, DecodeRecursive,
 // PartialDecode, Unmarshal and the canonical check. A goroutine's stack
-// survives it, race builds included (depth_test.go), as encoding/json's
+// survives it, race builds included (the depth tests hold it), as encoding/json's
 // maxNestingDepth does for json. Only DecodeCPS, Decode and DecodeNext,
 // which keep their continuations on the heap, go past it when MaxDepth
 // asks; what they return deeper than this cannot be encoded again.

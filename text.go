@@ -284,7 +284,7 @@ func unsb32(c byte) (byte, bool) {
 
 // withRoom returns dst with room for n more bytes, in one allocation when it
 // has to make one. (slices.Grow makes two in race builds, which the
-// allocation bounds of text_alloc_test.go would count.)
+// allocation bounds of the text tests would count.)
 func withRoom(dst []byte, n int) []byte {
 	if cap(dst)-len(dst) >= n {
 		return dst

@@ -10,7 +10,7 @@ import (
 // erlang_maps.tsv: maps whose keys mix pids, ports and references of
 // several nodes with numbers and atoms, as the reference encodes them. It
 // writes a map's entries in Erlang's own order of the keys, so these pin
-// that order (term/erlorder.go) byte for byte.
+// that order (term.CompareErlang) byte for byte.
 func TestVectorsErlangMaps(t *testing.T) {
 	for _, l := range readLines(t, "erlang_maps.tsv") {
 		x, want := mustParse(t, l.fields[0]), mustHex(t, l.fields[1])
