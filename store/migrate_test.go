@@ -242,11 +242,11 @@ func TestMigrateRefusesIndistinct(t *testing.T) {
 		spec string
 		ok   bool
 	}{
-		{`[{{k,'$1','$2'},[],[{{k,'$2','$1'}}]}]`, false},             // a swap
-		{`[{{k,'$1','$2'},[],['$_']}]`, false},                         // every key to itself
-		{`[{{k,'$1','$2'},[],[{{k,'$1',{abs,'$2'}}}]}]`, false},      // a computed element
-		{`[{{k,a,'$1'},[],[{{k,a,{const,b}}}]}]`, true},                // {k,a,b} has the shape, {k,a,c} not
-		{`[{{k,'$1',b},[],[{{k,'$1',b}}]}]`, false},                    // only keys already of the shape
+		{`[{{k,'$1','$2'},[],[{{k,'$2','$1'}}]}]`, false},                          // a swap
+		{`[{{k,'$1','$2'},[],['$_']}]`, false},                                     // every key to itself
+		{`[{{k,'$1','$2'},[],[{{k,'$1',{abs,'$2'}}}]}]`, false},                    // a computed element
+		{`[{{k,a,'$1'},[],[{{k,a,{const,b}}}]}]`, true},                            // {k,a,b} has the shape, {k,a,c} not
+		{`[{{k,'$1',b},[],[{{k,'$1',b}}]}]`, false},                                // only keys already of the shape
 		{`[{{k,'$1'},[],[{{k,'$1',new}}]},{{k,'$1',new},[],[{{k,'$1'}}]}]`, false}, // each clause undoes the other
 		{descSpec, true},
 		{`[{{k,'$1','$2'},[],[{{k2,'$1','$2'}}]}]`, true},
