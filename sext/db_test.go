@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/erlsext/sext"
@@ -21,48 +20,16 @@ import (
 
 var ctx = context.Background()
 
-// The db and demo tests build the command once, on first use, and run it
-// as a subprocess: end to end, as a user would.
+// The db and demo tests run the command as a subprocess, end to end, as
+// a user would: the binary TestMain built for every test.
 
-var dbBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// buildDB returns the path of a freshly built sext binary.
+// buildDB returns the path of the sext binary TestMain built.
 func buildDB(t *testing.T) string {
 	t.Helper()
-	dbBin.once.Do(func() {
-		dir := buildDir()
-		dbBin.path = filepath.Join(dir, "sext-db-e2e")
-		out, err := exec.Command("go", "build", "-o", dbBin.path, ".").CombinedOutput()
-		if err != nil {
-			dbBin.err = fmt.Errorf("building sext: %v\n%s", err, out)
-		}
-	})
-	if dbBin.err != nil {
-		t.Fatal(dbBin.err)
+	if sextBin == "" {
+		t.Fatal("no sext binary: TestMain did not build one")
 	}
-	return dbBin.path
-}
-
-// buildDir is where the binary goes: next to the test binary when that is
-// in go test's work directory, which go test removes when it is done, so
-// nothing is left behind without a TestMain to clean up; otherwise a new
-// temporary directory.
-func buildDir() string {
-	if exe, err := os.Executable(); err == nil {
-		dir := filepath.Dir(exe)
-		if strings.HasPrefix(dir, os.TempDir()) && strings.Contains(dir, "go-build") {
-			return dir
-		}
-	}
-	dir, err := os.MkdirTemp("", "sext-db-e2e-")
-	if err != nil {
-		return os.TempDir()
-	}
-	return dir
+	return sextBin
 }
 
 type dbResult struct {
