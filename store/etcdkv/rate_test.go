@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
 	"github.com/erlsext/sext/store/pebblestore"
@@ -14,13 +15,15 @@ import (
 )
 
 // Rate figures: how many keys, in what batches, and how many narrow
-// scans. Small enough for a test on two shared cores.
+// scans. Small enough for a test on two shared cores; a quick run
+// (testsize) loads a quarter of the keys.
 const (
-	rateKeys      = 20000
 	rateBatch     = 500
 	rateCustomers = 100
 	rateNarrow    = 200
 )
+
+var rateKeys = testsize.Pick(5000, 20000)
 
 // testRates loads the same keys into etcd and into Pebble and logs load
 // and scan rates side by side. It checks only that both stores hold what
@@ -67,7 +70,7 @@ func measure(t *testing.T, s *store.Store) rates {
 			t.Fatal(err)
 		}
 	}
-	r.load = rateKeys / time.Since(start).Seconds()
+	r.load = float64(rateKeys) / time.Since(start).Seconds()
 
 	all := term.Tuple(term.Atom("order"), term.Atom("_"), term.Atom("_"))
 	for _, reverse := range []bool{false, true} {
