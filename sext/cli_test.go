@@ -396,8 +396,10 @@ func TestHostile(t *testing.T) {
 	}
 }
 
-// Lines have no length limit: 64 MB and more.
+// Lines have no length limit: 64 MB and more. The test runs beside the
+// etcd tests, which mostly wait.
 func TestLongLines(t *testing.T) {
+	t.Parallel()
 	pad := strings.Repeat(" ", 64<<20)
 	runSext(t, "a\n"+pad+"{a,1}\nb\n", "encode").want(t, 0,
 		lines("0CB08008", "10000000020CB080080A00000002", "0CB10008"))

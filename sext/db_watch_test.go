@@ -14,8 +14,11 @@ import (
 )
 
 // TestDBEtcd runs the db subcommands, and watch, against a real
-// three-member etcd cluster, end to end.
+// three-member etcd cluster, end to end. Like the package's other tests
+// on a cluster of their own, it runs in parallel: much of its time is
+// waiting on etcd.
 func TestDBEtcd(t *testing.T) {
+	t.Parallel()
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	eps := strings.Join(c.Endpoints(), ",")
 	db := func(stdin string, args ...string) dbResult {
