@@ -182,3 +182,47 @@ func (d *decodeState) ref(pos int) (term.Term, int, error) {
 	}
 	return term.Ref{Node: node, Creation: c, IDs: ids}.Term(), end, nil
 }
+
+// unframeScratch reads a frame into d.scratch, which it returns.
+func (d *decodeState) unframeScratch(pos int, inv byte) ([]byte, frame, error) {
+	s, f, err := appendUnframe(d.scratch[:0], d.buf, pos, inv)
+	d.scratch = s[:0]
+	return s, f, err
+}
+
+// bytesFrame reads a frame that must hold whole bytes into d.scratch.
+func (d *decodeState) bytesFrame(pos int) ([]byte, int, error) {
+	hi, n, end := shortFrame(d.buf, pos) // most names: one load
+	var lo uint64
+	if end == 0 {
+		hi, lo, n, end = mediumFrame(d.buf, pos) // bignums of a few words: two
+	}
+	if end == 0 {
+		return d.longBytesFrame(pos)
+	}
+	return d.frameBytes(hi, lo, n), end, nil
+}
+
+// frameBytes writes the n bytes at the top of hi:lo, a frame that
+// shortFrame or mediumFrame read, into d.scratch.
+func (d *decodeState) frameBytes(hi, lo uint64, n int) []byte {
+	if cap(d.scratch) < 16 {
+		d.scratch = make([]byte, 16, 64)
+	}
+	s := d.scratch[:16]
+	binary.BigEndian.PutUint64(s, hi)
+	binary.BigEndian.PutUint64(s[8:], lo)
+	return s[:n]
+}
+
+// longBytesFrame is bytesFrame for a frame shortFrame has refused.
+func (d *decodeState) longBytesFrame(pos int) ([]byte, int, error) {
+	s, f, err := d.unframeScratch(pos, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.bits&7 != 0 {
+		return nil, 0, errAt(pos, ErrInvalid, "bitstring where bytes are expected")
+	}
+	return s[:f.bits/8], f.end, nil
+}
