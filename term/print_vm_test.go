@@ -11,6 +11,7 @@ import (
 
 	"github.com/erlsext/sext/internal/erlvm"
 	"github.com/erlsext/sext/internal/termgen"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/term"
 )
 
@@ -66,9 +67,10 @@ func examples(gen *rapid.Generator[term.Term], n int) []term.Term {
 // randomTexts are the random terms the VM tests print: terms rich in
 // text (termgen.Text), terms of every kind Erlang prints as it reads
 // them (with Unicode atoms), and the VM's own random terms without what
-// it prints opaquely.
+// it prints opaquely. Each source gives 3,000 terms at testsize's full
+// size, 1,000 in a quick run.
 func randomTexts(t *testing.T, vm *erlvm.VM) []term.Term {
-	n := 3000
+	n := testsize.Pick(1000, 3000)
 	if testing.Short() {
 		n = 300
 	}
