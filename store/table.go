@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -19,21 +20,25 @@ import (
 // record {person, Name, Age, Email}, one object a key, the key being the
 // element at the table's key position (2, as in mnesia). Everything a
 // table keeps lives in the store's reserved range (seam.ReservedByte),
-// under keys that are the sext encodings of tuples led by the atom table:
+// under the prefix 0x00 'T', which no sext encoding starts with:
 //
-//	0x00 ++ sext({table, <<>>, catalog})             the definitions
-//	0x00 ++ sext({table, <<Name>>, count})           the object count, 8 bytes big-endian
-//	0x00 ++ sext({table, <<Name>>, {o, Key}})        an object: term_to_binary of it with [] at its key position
-//	0x00 ++ sext({table, <<Name>>, {u, Pos, V}})     a unique index's entry: value sext(Key)
-//	0x00 ++ sext({table, <<Name>>, {i, Pos, V, Key}}) an index's entry: value empty
+//	00 54 00                           the definitions (sext, see encodeTableCatalog)
+//	00 54 ID 01                        the object count, 8 bytes big-endian
+//	00 54 ID 02 ++ sext(Key)           an object: term_to_binary of it with [] at its key position
+//	00 54 ID 03 POS ++ sext(V)         a unique index's entry: value sext(Key)
+//	00 54 ID 04 POS ++ sext(V) ++ sext(Key)  an index's entry: value empty
 //
-// A tuple's encoding is its header and its elements' encodings one after
-// another, so an object's key is its table's prefix and then sext(Key):
-// objects sort in key order inside their table, and a pattern on the key
-// is a byte range there, as on the plain keys of the store. The value is
-// what mnesia_rocksdb stores, the object as term_to_binary writes it with
-// its key replaced by [], so that nothing is stored twice and Erlang reads
-// it with binary_to_term.
+// ID is the table's number, 4 bytes big-endian, given when it is made
+// and never given again (so a table made under the name of one dropped
+// shares no key with it); POS a field's position, 2 bytes. An object's
+// key is its table's prefix and then sext(Key), so objects sort in key
+// order inside their table, and a pattern on the key is a byte range
+// there, as on the plain keys of the store. The prefixes are a few bytes
+// rather than sext terms, because every object and entry repeats them:
+// with {table, <<Name>>, {o, Key}} a million-object load wrote half as
+// many bytes again. The value is what mnesia_rocksdb stores, the object
+// as term_to_binary writes it with its key replaced by [], so that
+// nothing is stored twice and Erlang reads it with binary_to_term.
 //
 // The count is kept in the same atomic write as the objects. A writer
 // must know whether each key it writes was there before, and what index
@@ -147,33 +152,38 @@ type TableInfo struct {
 // repeats.
 const maxTableName = 200
 
-var (
-	atomTable   = term.Atom("table")
-	atomCatalog = term.Atom("catalog")
-	atomCount   = term.Atom("count")
-	atomObj     = term.Atom("o")
-	atomEntry   = term.Atom("i")
-	atomUnique  = term.Atom("u")
-	// errBadTableCatalog: the definitions do not decode; table calls
-	// then fail rather than guess.
-	errBadTableCatalog = fmt.Errorf("%w: the table catalog (the key 00 ++ sext({table,<<>>,catalog})) does not decode", ErrCorrupt)
+// The tables' part of the reserved range, and the parts of a table.
+const (
+	tablesByte  = 'T'
+	partCount   = 0x01
+	partObject  = 0x02
+	partUnique  = 0x03
+	partEntry   = 0x04
+	maxTableID  = 1<<32 - 1
+	baseLen     = 6 // every table's prefix, 00 54 ID
+	maxPosition = 1<<16 - 1
 )
+
+// errBadTableCatalog: the definitions do not decode; table calls then
+// fail rather than guess.
+var errBadTableCatalog = fmt.Errorf("%w: the table catalog (the key 00 54 00) does not decode", ErrCorrupt)
 
 // tableDef is a definition ready for use: its keys' prefixes computed.
 type tableDef struct {
 	TableDef
+	id       uint32
 	dropping bool
 	indexes  []*tableIndex
-	base     []byte // every key of the table: 0x00 ++ prefix {table, <<Name>>, _}
+	base     []byte // every key of the table: 00 54 ID
 	end      []byte // prefixEnd(base)
-	rows     []byte // the objects: 0x00 ++ prefix {table, <<Name>>, {o, _}}
+	rows     []byte // the objects' prefix: 00 54 ID 02
 	rowsEnd  []byte
-	count    []byte // the count's key
+	count    []byte // the count's key: 00 54 ID 01
 }
 
 type tableIndex struct {
 	TableIndex
-	head []byte // entries: 0x00 ++ prefix {table, N, {i, Pos, _, _}} or {u, Pos, _}
+	head []byte // its entries' prefix: 00 54 ID 04 POS, or 03 for a unique one
 }
 
 // arity returns the objects' fixed arity, or 0 when it is free.
@@ -237,9 +247,10 @@ func (d *tableDef) info() TableInfo {
 // tableCatalog is the definitions as one version of the catalog key
 // holds them.
 type tableCatalog struct {
-	raw  []byte // the catalog key's value; nil when there is none
-	gen  int64
-	list []*tableDef
+	raw    []byte // the catalog key's value; nil when there is none
+	gen    int64
+	nextID uint32 // the number the next table gets
+	list   []*tableDef
 }
 
 func (c *tableCatalog) find(name string) *tableDef {
@@ -271,16 +282,12 @@ type tables struct {
 	counts map[string]int64 // under mu; nil or missing: read from the store
 }
 
-func (s *Store) tableCatalogKey() []byte {
-	k, _ := s.reserved(term.Tuple(atomTable, term.Binary(nil), atomCatalog)) // always encodes
-	return k
-}
+func (s *Store) tableCatalogKey() []byte { return []byte{seam.ReservedByte, tablesByte, 0} }
 
 // tableSpan is the part of the reserved range that tables use: the
 // index checker (CheckIndexes) leaves it to CheckTables.
 func (s *Store) tableSpan() struct{ lo, hi []byte } {
-	lo, _ := s.codec.AppendPrefix([]byte{seam.ReservedByte}, term.Tuple(atomTable, wildcard, wildcard))
-	return struct{ lo, hi []byte }{lo, prefixEnd(lo)}
+	return struct{ lo, hi []byte }{[]byte{seam.ReservedByte, tablesByte}, []byte{seam.ReservedByte, tablesByte + 1}}
 }
 
 // checkDef checks a definition and fills in its defaults.
@@ -298,6 +305,9 @@ func checkDef(def TableDef) (TableDef, error) {
 		if len(def.Attributes) == 0 {
 			return bad("a record needs at least one attribute, its key")
 		}
+	}
+	if len(def.Attributes) >= maxPosition {
+		return bad("%d attributes: at most %d", len(def.Attributes), maxPosition-1)
 	}
 	seen := map[string]bool{}
 	for _, a := range def.Attributes {
@@ -326,6 +336,8 @@ func checkDef(def TableDef) (TableDef, error) {
 		return bad("key position 1 is the record's name")
 	case n > 0 && def.KeyPos > n:
 		return bad("key position %d is past the %d elements of an object", def.KeyPos, n)
+	case def.KeyPos > maxPosition:
+		return bad("key position %d: at most %d", def.KeyPos, maxPosition)
 	}
 	if int(def.Type) >= len(typeNames) {
 		return bad("unknown type %d", def.Type)
@@ -352,39 +364,32 @@ func checkName(what, name string) error {
 }
 
 // prepare computes a definition's key prefixes.
-func (s *Store) prepare(def TableDef, dropping bool, idx []TableIndex) (*tableDef, error) {
-	name := term.Binary([]byte(def.Name))
-	d := &tableDef{TableDef: def, dropping: dropping}
-	var err error
-	if d.base, err = s.codec.AppendPrefix([]byte{seam.ReservedByte}, term.Tuple(atomTable, name, wildcard)); err != nil {
-		return nil, err
-	}
+func (s *Store) prepare(def TableDef, id uint32, dropping bool, idx []TableIndex) (*tableDef, error) {
+	d := &tableDef{TableDef: def, id: id, dropping: dropping}
+	d.base = binary.BigEndian.AppendUint32([]byte{seam.ReservedByte, tablesByte}, id)
 	d.end = prefixEnd(d.base)
-	if d.rows, err = s.codec.AppendPrefix([]byte{seam.ReservedByte}, term.Tuple(atomTable, name, term.Tuple(atomObj, wildcard))); err != nil {
-		return nil, err
-	}
+	d.rows = append(bytes.Clone(d.base), partObject)
 	d.rowsEnd = prefixEnd(d.rows)
-	if d.count, err = s.reserved(term.Tuple(atomTable, name, atomCount)); err != nil {
-		return nil, err
-	}
+	d.count = append(bytes.Clone(d.base), partCount)
 	for _, ti := range idx {
+		if ti.Pos < 1 || ti.Pos > maxPosition {
+			return nil, fmt.Errorf("an index at position %d", ti.Pos)
+		}
 		ix := &tableIndex{TableIndex: ti}
 		ix.Attr = d.attrName(ti.Pos)
-		pat := term.Tuple(atomEntry, term.Int(int64(ti.Pos)), wildcard, wildcard)
+		part := byte(partEntry)
 		if ti.Unique {
-			pat = term.Tuple(atomUnique, term.Int(int64(ti.Pos)), wildcard)
+			part = partUnique
 		}
-		if ix.head, err = s.codec.AppendPrefix([]byte{seam.ReservedByte}, term.Tuple(atomTable, name, pat)); err != nil {
-			return nil, err
-		}
+		ix.head = binary.BigEndian.AppendUint16(append(bytes.Clone(d.base), part), uint16(ti.Pos))
 		d.indexes = append(d.indexes, ix)
 	}
 	return d, nil
 }
 
-// The catalog's value: {Gen, [Table]}, Table being
+// The catalog's value, sext-encoded: {Gen, NextID, [Table]}, Table being
 //
-//	{<<Name>>, <<Record>>, [<<Attr>>], KeyPos, Type, State, [{Pos, Unique, IndexState}]}
+//	{<<Name>>, ID, <<Record>>, [<<Attr>>], KeyPos, Type, State, [{Pos, Unique, IndexState}]}
 //
 // with the record's name <<>> for any tuple, Type ordered_set or set,
 // State ready or dropping.
@@ -393,7 +398,7 @@ var (
 	atomDropping = term.Atom("dropping")
 )
 
-func (s *Store) encodeTableCatalog(gen int64, list []*tableDef) ([]byte, error) {
+func (s *Store) encodeTableCatalog(gen int64, nextID uint32, list []*tableDef) ([]byte, error) {
 	defs := make([]term.Term, len(list))
 	for i, d := range list {
 		attrs := make([]term.Term, len(d.Attributes))
@@ -408,10 +413,10 @@ func (s *Store) encodeTableCatalog(gen int64, list []*tableDef) ([]byte, error) 
 		if d.dropping {
 			st = atomDropping
 		}
-		defs[i] = term.Tuple(term.Binary([]byte(d.Name)), term.Binary([]byte(d.Record)), term.List(attrs...),
+		defs[i] = term.Tuple(term.Binary([]byte(d.Name)), term.Int(int64(d.id)), term.Binary([]byte(d.Record)), term.List(attrs...),
 			term.Int(int64(d.KeyPos)), term.Atom(d.Type.String()), st, term.List(ixs...))
 	}
-	return s.codec.Encode(term.Tuple(term.Int(gen), term.List(defs...)))
+	return s.codec.Encode(term.Tuple(term.Int(gen), term.Int(int64(nextID)), term.List(defs...)))
 }
 
 func (s *Store) decodeTableCatalog(raw []byte) (*tableCatalog, error) {
@@ -420,15 +425,20 @@ func (s *Store) decodeTableCatalog(raw []byte) (*tableCatalog, error) {
 		return nil, fmt.Errorf("%w: %w", errBadTableCatalog, err)
 	}
 	bad := func(what string) error { return fmt.Errorf("%w: %s in %v", errBadTableCatalog, what, t) }
-	if t.Kind() != term.KindTuple || t.Len() != 2 || !t.Elems()[0].IsInt64() || !t.Elems()[1].IsProper() {
-		return nil, bad("not {Gen, [Table]}")
+	isID := func(x term.Term) bool { return x.IsInt64() && x.Int64() >= 1 && x.Int64() <= maxTableID }
+	if t.Kind() != term.KindTuple || t.Len() != 3 || !t.Elems()[0].IsInt64() || !isID(t.Elems()[1]) || !t.Elems()[2].IsProper() {
+		return nil, bad("not {Gen, NextID, [Table]}")
 	}
-	c := &tableCatalog{raw: raw, gen: t.Elems()[0].Int64()}
-	for _, e := range t.Elems()[1].Elems() {
-		el := e.Elems()
-		if e.Kind() != term.KindTuple || len(el) != 7 || el[0].Kind() != term.KindBinary || el[1].Kind() != term.KindBinary ||
+	c := &tableCatalog{raw: raw, gen: t.Elems()[0].Int64(), nextID: uint32(t.Elems()[1].Int64())}
+	for _, e := range t.Elems()[2].Elems() {
+		if e.Kind() != term.KindTuple || e.Len() != 8 {
+			return nil, bad("a table not {Name, ID, Record, Attributes, KeyPos, Type, State, Indexes}")
+		}
+		id := e.Elems()[1]
+		el := slices.Delete(slices.Clone(e.Elems()), 1, 2)
+		if el[0].Kind() != term.KindBinary || !isID(id) || el[1].Kind() != term.KindBinary ||
 			!el[2].IsProper() || !el[3].IsInt64() || el[4].Kind() != term.KindAtom || el[5].Kind() != term.KindAtom || !el[6].IsProper() {
-			return nil, bad("a table not {Name, Record, Attributes, KeyPos, Type, State, Indexes}")
+			return nil, bad("a table not {Name, ID, Record, Attributes, KeyPos, Type, State, Indexes}")
 		}
 		def := TableDef{Name: string(el[0].Bytes()), Record: string(el[1].Bytes()), KeyPos: int(el[3].Int64())}
 		for _, a := range el[2].Elems() {
@@ -457,7 +467,7 @@ func (s *Store) decodeTableCatalog(raw []byte) (*tableCatalog, error) {
 			}
 			idx = append(idx, TableIndex{Pos: int(xe[0].Int64()), Unique: xe[1].Atom() == "true", State: IndexState(st)})
 		}
-		d, err := s.prepare(def, term.Equal(el[5], atomDropping), idx)
+		d, err := s.prepare(def, uint32(id.Int64()), term.Equal(el[5], atomDropping), idx)
 		if err != nil {
 			return nil, bad(err.Error())
 		}
@@ -470,7 +480,7 @@ func (s *Store) decodeTableCatalog(raw []byte) (*tableCatalog, error) {
 func (s *Store) readTableCatalog(ctx context.Context) (*tableCatalog, error) {
 	raw, err := s.kv.Get(ctx, s.tableCatalogKey())
 	if errors.Is(err, ErrNotFound) {
-		return &tableCatalog{}, nil
+		return &tableCatalog{nextID: 1}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -536,7 +546,16 @@ func (s *Store) changeTables(ctx context.Context, f func(c *tableCatalog) ([]*ta
 			s.tb.cat.Store(old)
 			return nil, err
 		}
-		raw, err := s.encodeTableCatalog(old.gen+1, list)
+		next := old.nextID
+		for _, d := range list {
+			if d.id >= next {
+				next = d.id + 1 // a table made by f
+			}
+		}
+		if next == 0 || next > maxTableID {
+			return nil, fmt.Errorf("%w: every table number has been used", ErrTableDef)
+		}
+		raw, err := s.encodeTableCatalog(old.gen+1, next, list)
 		if err != nil {
 			return nil, err
 		}
@@ -550,7 +569,7 @@ func (s *Store) changeTables(ctx context.Context, f func(c *tableCatalog) ([]*ta
 		}
 		wb.Close()
 		if err == nil {
-			c := &tableCatalog{raw: raw, gen: old.gen + 1, list: list}
+			c := &tableCatalog{raw: raw, gen: old.gen + 1, nextID: next, list: list}
 			s.tb.cat.Store(c)
 			s.tb.counts = nil // a table dropped and made again starts from its key
 			return c, nil
@@ -583,7 +602,7 @@ func replaceDef(c *tableCatalog, name string, d *tableDef) []*tableDef {
 
 // withIndexes returns a copy of d with the given indexes.
 func (s *Store) withIndexes(d *tableDef, dropping bool, idx []TableIndex) (*tableDef, error) {
-	return s.prepare(d.TableDef, dropping, idx)
+	return s.prepare(d.TableDef, d.id, dropping, idx)
 }
 
 func indexList(d *tableDef) []TableIndex {
@@ -603,16 +622,19 @@ func (s *Store) CreateTable(ctx context.Context, def TableDef) error {
 	if err != nil {
 		return err
 	}
-	d, err := s.prepare(def, false, nil)
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrTableDef, err)
-	}
 	_, err = s.changeTables(ctx, func(c *tableCatalog) ([]*tableDef, error) {
 		if old := c.find(def.Name); old != nil {
 			if old.dropping {
 				return nil, fmt.Errorf("%w: %q is being dropped (DropTable finishes it)", ErrTableExists, def.Name)
 			}
 			return nil, fmt.Errorf("%w: %q", ErrTableExists, def.Name)
+		}
+		if c.nextID == 0 || c.nextID > maxTableID {
+			return nil, fmt.Errorf("%w: every table number has been used", ErrTableDef)
+		}
+		d, err := s.prepare(def, c.nextID, false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrTableDef, err)
 		}
 		return append(slices.Clone(c.list), d), nil
 	})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/erlsext/sext"
@@ -341,21 +343,28 @@ func TestCheckTablesFix(t *testing.T) {
 	if err := s.ApplyTableBatch(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	key := func(part string) []byte {
-		k, err := sext.Encode(tbTerm(t, `{table, <<"person">>, `+part+`}`))
-		if err != nil {
-			t.Fatal(err)
+	// The keys as the store lays them out: 00 54, the table's number (1,
+	// the first made), a part, then the part's bytes.
+	key := func(part byte, rest ...string) []byte {
+		k := []byte{0, 'T', 0, 0, 0, 1, part}
+		for _, r := range rest {
+			if strings.HasPrefix(r, "pos ") {
+				n, _ := strconv.Atoi(r[4:])
+				k = append(k, byte(n>>8), byte(n))
+				continue
+			}
+			k = append(k, sextBytes(t, r)...)
 		}
-		return append([]byte{0}, k...)
+		return k
 	}
 	wb := kv.NewBatch()
-	wb.Delete(key(`{i, 3, 1, 4}`))                                           // 4's age entry: missing
-	wb.Set(key(`{i, 3, 2, 4}`), nil)                                         // a stale one
-	wb.Set(key(`{u, 4, <<"5@x">>}`), sextBytes(t, `6`))                      // names another key
-	wb.Set(key(`count`), []byte{0, 0, 0, 0, 0, 0, 0, 99})                    // wrong
-	wb.Set(key(`{o, 100}`), []byte("not etf"))                               // a bad object
-	wb.Set(key(`{x, 1}`), nil)                                               // no index's
-	wb.Set(append(key(`{o, 1}`)[:1], sextBytes(t, `{table, 7, 7}`)...), nil) // no table's
+	wb.Delete(key(4, "pos 3", `1`, `4`))                    // 4's age entry: missing
+	wb.Set(key(4, "pos 3", `2`, `4`), nil)                  // a stale one
+	wb.Set(key(3, "pos 4", `<<"5@x">>`), sextBytes(t, `6`)) // names another key
+	wb.Set(key(1), []byte{0, 0, 0, 0, 0, 0, 0, 99})         // wrong
+	wb.Set(key(2, `100`), []byte("not etf"))                // a bad object
+	wb.Set(key(9, `1`), nil)                                // no index's
+	wb.Set([]byte{0, 'T', 0, 0, 0, 7, 2, 1}, nil)           // no table's
 	if err := wb.Commit(ctx, true); err != nil {
 		t.Fatal(err)
 	}

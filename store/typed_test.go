@@ -233,12 +233,12 @@ func TestTypedTableErlang(t *testing.T) {
 	if err := people.Write(ctx, &v); err != nil {
 		t.Fatal(err)
 	}
-	rowKey := func(key term.Term) []byte {
-		k, err := sext.Encode(term.Tuple(term.Atom("table"), term.Binary([]byte("people")), term.Tuple(term.Atom("o"), key)))
+	rowKey := func(key term.Term) []byte { // table 1's object: 00 54, 1, 02, sext(Key)
+		k, err := sext.Encode(key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return append([]byte{0}, k...)
+		return append([]byte{0, 'T', 0, 0, 0, 1, 2}, k...)
 	}
 	stored, err := kv.Get(ctx, rowKey(term.Int(7)))
 	if err != nil {
