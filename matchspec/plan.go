@@ -40,6 +40,42 @@ func (s *Spec) Plan() []Range {
 	return s.plan
 }
 
+// VarRanges returns what the guards of clause number i (from 0) allow its
+// head's variable name ('$N') to be, as byte ranges of the variable's own
+// sext encoding, ascending and apart: every value for which all the
+// guards can be true lies in one of them (they may hold values the guards
+// refuse, as Plan's ranges may hold keys no clause matches; Clauses is
+// {i}). A store uses them to read an index of that variable's values
+// instead of the keys. ok is false when the guards leave the variable
+// free (every term is allowed) or the clause binds no such variable; an
+// empty list with ok true means no value can make the guards true.
+//
+// Guards are read as Plan reads those on a head's first variable:
+// comparisons with a number, atom, binary or [], type tests, =:= and
+// ==, and their andalso, orelse, and and or, within the same allowance.
+func (s *Spec) VarRanges(i int, name string) (ranges []Range, ok bool) {
+	if i < 0 || i >= len(s.clauses) {
+		return nil, false
+	}
+	c := &s.clauses[i]
+	slot := slices.Index(c.names, name)
+	if slot < 0 {
+		return nil, false
+	}
+	p := newPlanner(s.nodes)
+	spans := p.guardSpans(c.guards, slot, spanCtx{})
+	if isBase(spans, spanCtx{}) {
+		return nil, false
+	}
+	ranges = make([]Range, 0, len(spans))
+	for _, sp := range spans {
+		if !sp.empty() {
+			ranges = append(ranges, Range{Lower: sp.lo, Upper: sp.hi, Clauses: []int{i}})
+		}
+	}
+	return ranges, true
+}
+
 // maxPoints bounds how many literals one clause's planning may substitute
 // (the product over its variables): beyond it the clause keeps spans.
 const maxPoints = 256

@@ -34,7 +34,9 @@ subcommands:
                      and store them in batches; flags: --batch N,
                      --progress DURATION (sync and report this often),
                      --crlf (lines end in CRLF)
-  stats              describe the store; --exact counts the keys
+  stats              describe the store: the keys (on Pebble an estimate
+                     that counts index entries too, and says so);
+                     --exact counts data keys and index entries apart
   check              count foreign and non-canonical keys and torn logs;
                      exit 1 if there are any; --fix rewrites the
                      non-canonical keys to their canonical bytes
@@ -94,7 +96,7 @@ var dbSubs = map[string]dbSub{
 	"del":     {"del", "sext db --dir DIR del TERM", "Remove TERM. Removing a key that is not there is not an error.", dbDel},
 	"scan":    {"scan", "sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count] [--values etf]", scanAbout + valuesAbout, dbScan},
 	"load":    {"load", "sext db --dir DIR load [--batch N] [--crlf] [--values etf] FILE", loadAbout + valuesAbout, dbLoad},
-	"stats":   {"stats", "sext db --dir DIR stats [--exact]", "Print the backend, key count (an estimate unless --exact), disk usage and table count. With --exact, exit 1 if there are foreign or non-canonical keys.", dbStats},
+	"stats":   {"stats", "sext db --dir DIR stats [--exact]", statsAbout, dbStats},
 	"check":   {"check", "sext db --dir DIR check [--fix]", checkAbout, dbCheck},
 	"select":  {"select", "sext db --dir DIR select [--limit N] [--reverse] [--keys-only] [--after TOKEN] SPEC", selectAbout, dbSelect},
 	"explain": {"explain", "sext db --dir DIR explain [--count] SPEC", explainAbout, dbExplain},
@@ -193,6 +195,11 @@ func (c *dbCall) open(opts *pebblestore.Options) (*store.Store, bool) {
 // that exists.
 func (c *dbCall) openExisting() (*store.Store, bool) {
 	return c.open(&pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}})
+}
+
+// openExistingKV is openExisting, and the backend under the store.
+func (c *dbCall) openExistingKV() (*store.Store, store.KV, bool) {
+	return c.be.openWithKV(c.ctx, &pebblestore.Options{Pebble: pebblekv.Options{MustExist: true}}, c.stderr)
 }
 
 // openNoArgs parses the flags of a subcommand that takes no positional

@@ -39,12 +39,19 @@ func (b backend) open(opts *pebblestore.Options, stderr io.Writer) (*store.Store
 // stops an open that waits (see pebblestore.Open). opts.Pebble applies
 // to a directory only.
 func (b backend) openContext(ctx context.Context, opts *pebblestore.Options, stderr io.Writer) (*store.Store, bool) {
+	s, _, ok := b.openWithKV(ctx, opts, stderr)
+	return s, ok
+}
+
+// openWithKV is openContext, and the backend under the store, for the
+// commands that read its raw keys too (explain --count, stats --exact).
+func (b backend) openWithKV(ctx context.Context, opts *pebblestore.Options, stderr io.Writer) (*store.Store, store.KV, bool) {
 	if opts == nil {
 		opts = &pebblestore.Options{}
 	}
 	kv, ok := b.openKV(ctx, &opts.Pebble, stderr)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	sopts := opts.Store
 	sopts.Codec = b.codec
@@ -52,7 +59,7 @@ func (b backend) openContext(ctx context.Context, opts *pebblestore.Options, std
 	for _, w := range s.Warnings() {
 		fmt.Fprintf(stderr, "sext: warning: %s (sext db check --fix clears this note)\n", storeErr(w))
 	}
-	return s, true
+	return s, kv, true
 }
 
 // openKV opens the store's backend, reporting a failure on stderr: the

@@ -24,11 +24,13 @@ subcommands:
   check [--fix]         find data without entries, entries without data,
                         stale entries and unfinished builds or drops; exit
                         1 if there are any; --fix repairs them
-  scan NAME VALUEPATTERN [--to VALUEPATTERN] [--limit N] [--reverse]
-       [--count] [--after TOKEN]
+  scan NAME VALUEPATTERN [--before VALUEPATTERN] [--limit N]
+       [--reverse] [--count] [--after TOKEN]
                         print "TERM<TAB>VALUE" for each key whose index
                         value matches VALUEPATTERN ('_' for all), in index
-                        order (by value, then key); with --limit, the
+                        order (by value, then key); --before ends a
+                        half-open range of values (5 --before 8: 5, 6
+                        and 7); with --limit, the
                         token that resumes after the last row goes to
                         stderr as "next: TOKEN"
 
@@ -43,7 +45,7 @@ var dbIndexSubs = map[string]dbSub{
 	"drop":   {"index drop", "sext db --dir DIR index drop NAME", "Delete the index NAME and its entries.", dbIndexDrop},
 	"list":   {"index list", "sext db --dir DIR index list", "Print each index: NAME<TAB>PATTERN<TAB>STATE (building, ready or dropping).", dbIndexList},
 	"check":  {"index check", "sext db --dir DIR index check [--fix]", indexCheckAbout, dbIndexCheck},
-	"scan":   {"index scan", "sext db --dir DIR index scan NAME VALUEPATTERN [--to VALUEPATTERN] [--limit N] [--reverse] [--count] [--after TOKEN]", indexScanAbout, dbIndexScan},
+	"scan":   {"index scan", "sext db --dir DIR index scan NAME VALUEPATTERN [--before VALUEPATTERN] [--limit N] [--reverse] [--count] [--after TOKEN]", indexScanAbout, dbIndexScan},
 }
 
 // dbIndex dispatches "sext db index SUB".

@@ -13,14 +13,16 @@ index value matches VALUEPATTERN: 500000 for the keys the index holds
 under 500000, '_' for every key it holds, {'_', 7} for an index of two
 variables whose second is 7. Rows come in index order: by index value,
 then by key. Only the entries under VALUEPATTERN's prefix are read, then
-each row's value. With --to, print the rows from the first value that
-can match VALUEPATTERN to the last that can match --to's, without
-matching either. With --limit N, the token that resumes after the last
+each row's value. With --before, print the rows of a half-open range of
+values, as every range of the store is: from the first value that can
+match VALUEPATTERN up to, and not including, the first that can match
+--before's, without matching either ("5 --before 8" is 5, 6 and 7).
+With --limit N, the token that resumes after the last
 row goes to stderr as "next: TOKEN"; pass it back with --after.`
 
 func dbIndexScan(c *dbCall, args []string) int {
 	fs := c.flags()
-	f := addRangeFlags(fs, "scan a range of index values up to the last this `VALUEPATTERN` can match", "rows", "index")
+	f := addRangeFlags(fs, "before", "scan a range of index values up to, not including, the first this `VALUEPATTERN` can match", "rows", "index")
 	after := fs.String("after", "", "resume after the row this `TOKEN` (from --limit) names")
 	args, ts, status, ok := c.parseRange(fs, f, args, 2, "want a NAME and a VALUEPATTERN", "VALUEPATTERN")
 	if !ok {
@@ -33,8 +35,8 @@ func dbIndexScan(c *dbCall, args []string) int {
 	out := newSession(c.stdout, c.stderr)
 	opts := store.IndexScanOptions{Reverse: *f.reverse, Limit: *f.limit, KeysOnly: *f.count, After: *after}
 	seq := s.IndexScan(c.ctx, args[0], ts[0], opts)
-	if *f.to != "" {
-		seq = s.IndexScanRange(c.ctx, args[0], ts[0], ts[1], opts)
+	if *f.end != "" {
+		seq = s.IndexScanRange(c.ctx, args[0], store.ValueRange{From: ts[0], Before: ts[1]}, opts)
 	}
 	n, partial := 0, false
 	var last store.IndexEntry

@@ -25,20 +25,23 @@ A key that is no sext encoding is reported on stderr in hex and skipped;
 a key that is not in canonical form is reported and printed; the exit
 status is then 1.`
 
-// rangeFlags are the flags scan and index scan share: a range up to
-// --to's pattern, a limit, the direction, and counting only.
+// rangeFlags are the flags scan and index scan share: a range's end (scan
+// --to, through its pattern's last key; index scan --before, up to its
+// pattern's first value), a limit, the direction, and counting only.
 type rangeFlags struct {
-	to      *string
+	end     *string
+	endName string // "--to", "--before"
 	limit   *int
 	reverse *bool
 	count   *bool
 }
 
-// addRangeFlags adds the shared flags, with --to's help, the name of the
-// rows ("entries") and of the order ("term") in theirs.
-func addRangeFlags(fs *flagSet, toUsage, rows, order string) rangeFlags {
+// addRangeFlags adds the shared flags, with the end's flag name and help,
+// the name of the rows ("entries") and of the order ("term") in theirs.
+func addRangeFlags(fs *flagSet, end, endUsage, rows, order string) rangeFlags {
 	return rangeFlags{
-		to:      fs.String("to", "", toUsage),
+		end:     fs.String(end, "", endUsage),
+		endName: "--" + end,
 		limit:   fs.Int("limit", 0, "print at most `N` "+rows+" (0: all)"),
 		reverse: fs.Bool("reverse", false, "scan in descending "+order+" order"),
 		count:   fs.Bool("count", false, "print only the number of "+rows),
@@ -47,7 +50,7 @@ func addRangeFlags(fs *flagSet, toUsage, rows, order string) rangeFlags {
 
 // parseRange parses a range scan's arguments, want of them with the
 // pattern last, checks the shared flags, and parses the pattern and, with
-// --to, the range's end; name names the pattern in a report. ok false
+// the end's flag, the range's end; name names the pattern in a report. ok false
 // means return status.
 func (c *dbCall) parseRange(fs *flagSet, f rangeFlags, args []string, want int, what, name string) (pos []string, ts []term.Term, status int, ok bool) {
 	if pos, status, ok = c.parse(fs, args, want, what); !ok {
@@ -62,8 +65,8 @@ func (c *dbCall) patterns(fs *flagSet, f rangeFlags, text, name string) (ts []te
 		return nil, fs.usageError(c.stderr, "--limit must not be negative"), false
 	}
 	texts, names := []string{text}, []string{name}
-	if *f.to != "" {
-		texts, names = append(texts, *f.to), append(names, "--to")
+	if *f.end != "" {
+		texts, names = append(texts, *f.end), append(names, f.endName)
 	}
 	if ts, ok = c.terms(texts, names); !ok {
 		return nil, exitUsage, false
@@ -81,7 +84,7 @@ func skipBadKey(out *session) func([]byte, error) {
 
 func dbScan(c *dbCall, args []string) int {
 	fs := c.flags()
-	f := addRangeFlags(fs, "scan a range up to the last key this `PATTERN` can match", "entries", "term")
+	f := addRangeFlags(fs, "to", "scan a range up to the last key this `PATTERN` can match", "entries", "term")
 	values := valuesFlag(fs)
 	_, ts, status, ok := c.parseRange(fs, f, args, 1, "want one PATTERN", "PATTERN")
 	if !ok {
@@ -96,7 +99,7 @@ func dbScan(c *dbCall, args []string) int {
 		OnBadKey:       skipBadKey(out),
 		OnNonCanonical: func(k []byte, t term.Term) { out.fail("key "+sext.Hex.EncodeToString(k), c.be.nonCanonical(t)) }}
 	seq := s.Scan(c.ctx, ts[0], opts)
-	if *f.to != "" {
+	if *f.end != "" {
 		seq = s.ScanRange(c.ctx, ts[0], ts[1], opts)
 	}
 	n, partial := 0, false

@@ -231,15 +231,33 @@ func TestDBStats(t *testing.T) {
 	execDB(t, data, "db", "--dir", dir, "load", "-").expect(t, 0, text(""))
 	r := execDB(t, "", "db", "--dir", dir, "stats", "--exact")
 	r.expect(t, 0, nil)
-	for _, s := range []string{"backend    pebble\n", "dir        " + dir + "\n", "keys       1,000 (counted in ", "disk       ", "tables     "} {
+	for _, s := range []string{"backend    pebble\n", "dir        " + dir + "\n", "keys       1,000 data keys (counted in ", "disk       ", "tables     "} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("stats output lacks %q:\n%s", s, r.stdout)
 		}
 	}
+	if strings.Contains(r.stdout, "entries") {
+		t.Errorf("stats --exact of a store without indexes counts entries:\n%s", r.stdout)
+	}
 	r = execDB(t, "", "db", "--dir", dir, "stats")
 	r.expect(t, 0, nil)
-	if !strings.Contains(r.stdout, "keys       ~") {
+	if !strings.Contains(r.stdout, "keys       ~") || strings.Contains(r.stdout, "index") {
 		t.Errorf("stats without --exact:\n%s", r.stdout)
+	}
+
+	// With an index, Pebble's estimate counts its entries too: the line
+	// says so, and --exact counts each apart.
+	execDB(t, "", "db", "--dir", dir, "index", "create", "oid", "{order, '_', '_', '$1'}").expect(t, 0, text(""))
+	r = execDB(t, "", "db", "--dir", dir, "stats")
+	r.expect(t, 0, nil)
+	if !strings.Contains(r.stdout, " data keys and index entries together (1 index; estimated from flushed tables; --exact counts each)\n") {
+		t.Errorf("stats with an index:\n%s", r.stdout)
+	}
+	r = execDB(t, "", "db", "--dir", dir, "stats", "--exact")
+	r.expect(t, 0, nil)
+	if !strings.Contains(r.stdout, "keys       1,000 data keys (counted in ") ||
+		!strings.Contains(r.stdout, "entries    1,001 index entries and the index catalog (1 index, counted)\n") {
+		t.Errorf("stats --exact with an index:\n%s", r.stdout)
 	}
 }
 

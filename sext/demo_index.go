@@ -106,7 +106,8 @@ func (d *demo) indexQuery(scan5 time.Duration) error {
 	}
 	fmt.Fprintf(w, "\n10. the same as a match specification: the planner reads the index\n   Select %s\n", spec)
 	if ip := plan.Index; ip != nil {
-		fmt.Fprintf(w, "   index %s: %s .. %s\n", ip.Name, sext.Hex.EncodeToString(ip.Lower), sext.Hex.EncodeToString(ip.Upper))
+		r := ip.Ranges[0] // a constant value: one range
+		fmt.Fprintf(w, "   index %s: %s .. %s\n", ip.Name, sext.Hex.EncodeToString(r.Lower), sext.Hex.EncodeToString(r.Upper))
 	}
 	fmt.Fprintf(w, "   %s in %s, %s read, through %s\n", counted(int64(n), "row"), round(time.Since(start)), counted(st.KeysRead, "key"), through)
 	return w.Flush()

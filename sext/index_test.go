@@ -39,7 +39,12 @@ func TestDBIndex(t *testing.T) {
 	db("index", "scan", "oid", "10").expect(t, 0, text("{order,1,a,10}\tx\n", "{order,2,c,10}\tz\n", "{order,3,d,10}\tnew\n"))
 	db("index", "scan", "oid", "'_'", "--count").expect(t, 0, text("4\n"))
 	db("index", "scan", "two", "{10, '_'}", "--reverse").expect(t, 0, text("{order,3,d,10}\tnew\n", "{order,2,c,10}\tz\n", "{order,1,a,10}\tx\n"))
-	db("index", "scan", "oid", "11", "--to", "12").expect(t, 0, text("{order,2,b,11}\ty\n"))
+	// A range of values is half-open, as every range is; --to, which
+	// scan's ranges take through their end, is refused here.
+	db("index", "scan", "oid", "11", "--before", "12").expect(t, 0, text("{order,2,b,11}\ty\n"))
+	db("index", "scan", "oid", "10", "--before", "11", "--count").expect(t, 0, text("3\n"))
+	db("index", "scan", "oid", "11", "--before", "11").expect(t, 0, text(""))
+	db("index", "scan", "oid", "11", "--to", "12").expect(t, 2, text(""), "flag provided but not defined: -to")
 	// Paging with the token.
 	r := db("index", "scan", "oid", "'_'", "--limit", "3")
 	r.expect(t, 0, text("{order,1,a,10}\tx\n", "{order,2,c,10}\tz\n", "{order,3,d,10}\tnew\n"), "next: i1.")

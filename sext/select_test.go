@@ -78,6 +78,10 @@ func TestDBExplain(t *testing.T) {
 	// keys below 500, from 500 up to 1000, and from 1000 on.
 	want := [][]string{{"1", "2", "1", "1"}, {"2", "1,2", "3", "3"}, {"3", "2", "1", "1"}}
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if lines[0] != "range\tlower\tupper\tclauses\tkeys\trows" {
+		t.Errorf("explain --count header %q", lines[0])
+	}
+	lines = lines[1:]
 	if len(lines) != len(want) {
 		t.Fatalf("explain:\n%s\nwant %d ranges", r.stdout, len(want))
 	}
@@ -91,14 +95,18 @@ func TestDBExplain(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "1\t10000000040CB7DCAC965B9008\t") {
 		t.Errorf("first range %q", lines[0])
 	}
+	if r := execDB(t, "", "db", "--dir", dir, "explain", spec); !strings.HasPrefix(r.stdout, "range\tlower\tupper\tclauses\n1\t") {
+		t.Errorf("explain without --count:\n%s", r.stdout)
+	}
 	execDB(t, "", "db", "--dir", dir, "explain", `[{'_',[{'>','$1',1}],[x]}]`).expect(t, 2, text(""), "SPEC: matchspec: clause 1, guard 1: argument 1: variable not bound")
 	execDB(t, "", "db", "--dir", dir, "select", `[{'_',[],[x]`).expect(t, 2, text(""), "SPEC: column")
 }
 
 // TestDBExplainIndex: on a store with an index on the order id, explain
-// of query 5's spec prints the index select reads, and --count gives
-// what that select reads and yields; a spec the key's prefix bounds
-// explains as it did before the index existed.
+// of query 5's spec, or of guards that bound the order id, prints the
+// index select reads, and --count gives what that select reads and
+// yields; a spec the key's prefix bounds explains as it did before the
+// index existed.
 func TestDBExplainIndex(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	var load strings.Builder
@@ -109,14 +117,20 @@ func TestDBExplainIndex(t *testing.T) {
 	cases := []struct {
 		name, spec string
 		index      string // "" when select reads the plan
+		value      string // the value column, for an index
+		ranges     int    // of the index's entries
 		keys, rows int64  // what select reads and yields
 	}{
-		{"query 5", "[{{order,'_','_',150},[],['$_']}]", "order_id", 1, 1},
-		{"query 5, the guard rejects", "[{{order,'$1','_',150},[{'=/=','$1',10}],['$1']}]", "order_id", 1, 0},
-		{"no such order", "[{{order,'_','_',999},[],['$_']}]", "order_id", 0, 0},
-		{"prefix-bounded", "[{{order,3,'_','_'},[],['$_']}]", "", 15, 15},
-		{"guarded range", rangeSpec, "", 0, 0},
-		{"two clauses", "[{{order,'_','_',150},[],['$_']},{{order,1,'_','_'},[],['$_']}]", "", 300, 16},
+		{"query 5", "[{{order,'_','_',150},[],['$_']}]", "order_id", "150", 1, 1, 1},
+		{"query 5, the guard rejects", "[{{order,'$1','_',150},[{'=/=','$1',10}],['$1']}]", "order_id", "150", 1, 1, 0},
+		{"no such order", "[{{order,'_','_',999},[],['$_']}]", "order_id", "999", 1, 0, 0},
+		{"prefix-bounded", "[{{order,3,'_','_'},[],['$_']}]", "", "", 0, 15, 15},
+		{"guarded range", rangeSpec, "", "", 0, 0, 0},
+		{"two clauses", "[{{order,'_','_',150},[],['$_']},{{order,1,'_','_'},[],['$_']}]", "", "", 0, 300, 16},
+		{"order ids 100 to 109", "[{{order,'$2','_','$1'},[{'>=','$1',100},{'<','$1',110},{'=/=','$2',3}],['$_']}]", "order_id",
+			"'$1' (a range of values, keys sorted)", 1, 10, 9},
+		{"order ids below 5 or from 295", "[{{order,'_','_','$1'},[{'orelse',{'<','$1',5},{'>=','$1',295}}],['$_']}]", "order_id",
+			"'$1' (a range of values, keys sorted)", 2, 10, 10},
 	}
 	explain := func(count bool, spec string) string {
 		t.Helper()
@@ -143,7 +157,7 @@ func TestDBExplainIndex(t *testing.T) {
 				t.Errorf("%s: explain changed with the index:\n%s%s\nwas\n%s%s", tc.name, plain, counted, before[i][0], before[i][1])
 			}
 			var keys, rows int64
-			for _, l := range strings.Split(strings.TrimSuffix(counted, "\n"), "\n") {
+			for _, l := range strings.Split(strings.TrimSuffix(counted, "\n"), "\n")[1:] {
 				f := strings.Split(l, "\t")
 				k, _ := strconv.ParseInt(f[len(f)-2], 10, 64)
 				r, _ := strconv.ParseInt(f[len(f)-1], 10, 64)
@@ -172,14 +186,32 @@ func TestDBExplainIndex(t *testing.T) {
 		if st.Index != tc.index || st.KeysRead != tc.keys || st.Rows != tc.rows || printed != tc.rows {
 			t.Fatalf("%s: select read index %q, %d keys, %d rows (%d printed); want %q, %d, %d", tc.name, st.Index, st.KeysRead, st.Rows, printed, tc.index, tc.keys, tc.rows)
 		}
-		f := strings.Split(strings.TrimSuffix(counted, "\n"), "\t")
-		want := []string{"index " + tc.index, "", "", "1", strconv.FormatInt(st.KeysRead, 10), strconv.FormatInt(st.Rows, 10)}
-		if len(f) != len(want) || f[0] != want[0] || f[3] != want[3] || f[4] != want[4] || f[5] != want[5] || strings.Contains(counted, "\n1\t") {
-			t.Errorf("%s: explain --count printed %q, want one line %q (bounds aside)", tc.name, counted, want)
+		// One line a range of entries under the header, the counts adding
+		// up to what select read; without --count the same, less the
+		// counts. The bounds are those of the index entries (in the
+		// reserved range, below every key: 00).
+		lines := strings.Split(strings.TrimSuffix(counted, "\n"), "\n")
+		if lines[0] != "index\tvalue\tlower\tupper\tclauses\tentries\trows" || len(lines) != 1+tc.ranges {
+			t.Errorf("%s: explain --count printed %q, want a header and %d lines", tc.name, counted, tc.ranges)
+			continue
 		}
-		// The bounds are those of the index entries (in the reserved range,
-		// below every key: 00), the same without --count.
-		if !strings.HasPrefix(f[1], "00") || f[1] >= f[2] || plain != strings.Join(f[:4], "\t")+"\n" {
+		var entries, rows int64
+		short := []string{"index\tvalue\tlower\tupper\tclauses"}
+		for _, l := range lines[1:] {
+			f := strings.Split(l, "\t")
+			if len(f) != 7 || f[0] != tc.index || f[1] != tc.value || f[4] != "1" || !strings.HasPrefix(f[2], "00") || f[2] >= f[3] {
+				t.Errorf("%s: explain --count line %q, want %s, %s, bounds from 00, clause 1", tc.name, l, tc.index, tc.value)
+				continue
+			}
+			e, _ := strconv.ParseInt(f[5], 10, 64)
+			r, _ := strconv.ParseInt(f[6], 10, 64)
+			entries, rows = entries+e, rows+r
+			short = append(short, strings.Join(f[:5], "\t"))
+		}
+		if entries != st.KeysRead || rows != st.Rows {
+			t.Errorf("%s: explain --count: %d entries, %d rows; select read %d, took %d", tc.name, entries, rows, st.KeysRead, st.Rows)
+		}
+		if plain != strings.Join(short, "\n")+"\n" {
 			t.Errorf("%s: explain printed %q, explain --count %q", tc.name, plain, counted)
 		}
 	}

@@ -82,7 +82,7 @@ func appendTerm(dst []byte, t term.Term) []byte {
 
 // parseArgTerms parses the operand terms of a command (match's PATTERN
 // and TERM, db's TERM, ...), names[i] naming args[i] in a report; those
-// named as patterns (PATTERN, VALUEPATTERN, a range's bounds) read a bare
+// named as patterns (PATTERN, VALUEPATTERN, a range's ends) read a bare
 // _ as the wildcard. On a parse error it reports it and returns ok
 // false.
 func parseArgTerms(args []string, names []string, o term.ParseOptions, stderr io.Writer) ([]term.Term, bool) {
@@ -104,5 +104,5 @@ func parseArgTerms(args []string, names []string, o term.ParseOptions, stderr io
 
 // isPatternArg reports whether an operand of that name is a pattern.
 func isPatternArg(name string) bool {
-	return strings.HasSuffix(name, "PATTERN") || name == "--to"
+	return strings.HasSuffix(name, "PATTERN") || name == "--to" || name == "--before"
 }

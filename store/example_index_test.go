@@ -94,6 +94,9 @@ func ExampleStore_ExplainSelect() {
 	for _, text := range []string{
 		"[{{order,'_',7},[],['$_']}]",  // by the order id: every order's prefix, so the index
 		"[{{order,42,'_'},[],['$_']}]", // customer 42: the prefix bounds the scan
+		// Order ids 100 to 199: the index's entries of those values,
+		// their keys sorted into key order.
+		"[{{order,'_','$1'},[{'>=','$1',100},{'<','$1',200}],['$_']}]",
 	} {
 		p, err := s.ExplainSelect(ctx, matchspec.MustParse(text))
 		if err != nil {
@@ -101,12 +104,13 @@ func ExampleStore_ExplainSelect() {
 			return
 		}
 		if ix := p.Index; ix != nil {
-			fmt.Printf("%s: index %s, value %v, clauses %v\n", text, ix.Name, ix.Value, ix.Clauses)
+			fmt.Printf("%s: index %s, value %v, %d range(s), sorted %v\n", text, ix.Name, ix.Value, len(ix.Ranges), ix.Sorted)
 		} else {
 			fmt.Printf("%s: the plan's %d range(s)\n", text, len(p.Ranges))
 		}
 	}
 	// Output:
-	// [{{order,'_',7},[],['$_']}]: index order_id, value 7, clauses [0]
+	// [{{order,'_',7},[],['$_']}]: index order_id, value 7, 1 range(s), sorted false
 	// [{{order,42,'_'},[],['$_']}]: the plan's 1 range(s)
+	// [{{order,'_','$1'},[{'>=','$1',100},{'<','$1',200}],['$_']}]: index order_id, value '$1', 1 range(s), sorted true
 }

@@ -76,19 +76,31 @@ func (s *Store) IndexScan(ctx context.Context, name string, valuePattern term.Te
 	return s.indexScan(ctx, name, lower, upper, &valuePattern, opts)
 }
 
-// IndexScanRange yields the stored entries whose index value lies from
-// the first value that can match from to the last that can match to,
-// in index order, without matching either (as ScanRange does for keys).
-func (s *Store) IndexScanRange(ctx context.Context, name string, from, to term.Term, opts IndexScanOptions) iter.Seq2[IndexEntry, error] {
-	lower, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), from, wildcard))
+// ValueRange is a range of index values for IndexScanRange, half-open as
+// every range in the store is: the values from the first that can match
+// From up to, and not including, the first that can match Before. With
+// integer values, {From: 3, Before: 6} is 3, 4 and 5; with patterns,
+// {From: {a,'_'}, Before: {b,'_'}} is every {a, X} and nothing of {b, X}.
+// A Before that sorts at or below From is an empty range.
+type ValueRange struct {
+	From   term.Term // included: the least value that can match it
+	Before term.Term // excluded, with every value after it
+}
+
+// IndexScanRange yields the stored entries whose index value lies in r,
+// in index order, without matching the values against From or Before
+// (as ScanRange does for keys). Options, paging and errors are as for
+// IndexScan.
+func (s *Store) IndexScanRange(ctx context.Context, name string, r ValueRange, opts IndexScanOptions) iter.Seq2[IndexEntry, error] {
+	lower, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), r.From, wildcard))
 	if err != nil {
 		return failed[IndexEntry](err)
 	}
-	toPrefix, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), to, wildcard))
+	upper, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), r.Before, wildcard))
 	if err != nil {
 		return failed[IndexEntry](err)
 	}
-	return s.indexScan(ctx, name, lower, sext.PrefixEnd(toPrefix), nil, opts)
+	return s.indexScan(ctx, name, lower, upper, nil, opts)
 }
 
 // indexScan reads the entries in [0x00 ++ lower, 0x00 ++ upper) of the

@@ -104,8 +104,7 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 		}
 		// An error reading the index definitions leaves the plan to
 		// answer, as it would without indexes.
-		if ix, v, ok, _ := s.selectIndex(ctx, spec); ok {
-			sel.selectByIndex(ix, v, after, yield)
+		if r, ok, _ := s.selectIndex(ctx, spec); ok && sel.selectByIndex(r, after, yield) {
 			return
 		}
 		plan := spec.Plan()

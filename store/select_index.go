@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/matchspec"
@@ -11,20 +12,34 @@ import (
 )
 
 // The select planner's use of indexes. A one-clause specification whose
-// head is an instance of a ready index's pattern, with what the index's
-// variables bind given as constants, is answered from that index's
-// entries of that one value, when the plan would read at least every key
-// the index covers (the head's prefix does not bound the scan):
+// head is an instance of a ready index's pattern is answered from that
+// index's entries, when the plan would read at least every key the index
+// covers (the head's prefix does not bound the scan), in two cases:
 //
 //	index order_id {order,'_','_','$1'}
 //	select [{{order,'_','_',500000},[],['$_']}]   reads one entry, not every order
+//	select [{{order,'_','_','$1'},[{'>=','$1',100},{'<','$1',200}],['$_']}]
+//	                                              reads the entries of 100 to 199
 //
-// Entries of one value sort by key, so the rows come in key order, as a
-// select's must, and a token (a data key) resumes inside the entries.
-// The clause's guards and body run on each key as they would on a scan.
+// In the first, the head gives the index's value as a constant: entries
+// of one value sort by key, so the rows come in key order, as a select's
+// must, and a token (a data key) resumes inside the entries. In the
+// second, the head holds a variable where the index's one variable
+// stands, and the clause's guards bound it (matchspec.Spec.VarRanges):
+// the entries of those values come in value order, so the select gathers
+// their keys, sorts them and reads them in key order; a token cuts the
+// keys gathered. The clause's guards and body run on each key as they
+// would on a scan.
+
+// maxIndexRangeKeys bounds the keys a select gathers from an index's
+// range of values to sort them. Past it the select reads its plan
+// instead: the plan's one sequential pass over the keys then costs no
+// more than a point read for each of that many rows would, and memory
+// stays bounded (some 30 bytes a key of the demo's orders).
+const maxIndexRangeKeys = 1 << 18
 
 // SelectPlan is what a Select of a specification reads, as ExplainSelect
-// reports it: the byte ranges of the specification's plan, or one
+// reports it: the byte ranges of the specification's plan, or an
 // index's entries in their place.
 type SelectPlan struct {
 	// Ranges is the specification's plan (matchspec.Spec.Plan), read
@@ -36,18 +51,24 @@ type SelectPlan struct {
 }
 
 // IndexPlan is how a Select reads an index in place of its
-// specification's plan: one byte range of the index's entries, those of
-// one index value.
+// specification's plan.
 type IndexPlan struct {
-	Name  string    // the index's name
-	Value term.Term // the index value whose entries are read
-	// Lower and Upper bound the entries' keys in the store's reserved
-	// range (Lower included, Upper not); a continuation token cuts them
-	// as it cuts a plan's range.
-	Lower, Upper []byte
-	// Clauses are the specification's clauses, counted from 0, that run
-	// on each entry's data key: the one clause an index answers.
-	Clauses []int
+	Name string // the index's name
+	// Value is the index value whose entries are read: a constant the
+	// clause's head gives, or the head's variable ('$N') whose values
+	// the clause's guards bound.
+	Value term.Term
+	// Ranges bound the entries' keys in the store's reserved range (each
+	// Lower included, Upper not), ascending, with the clauses, counted
+	// from 0, that run on each entry's data key: the one clause an index
+	// answers. For a constant, one range; for a variable, one for each
+	// range of values its guards allow.
+	Ranges []matchspec.Range
+	// Sorted reports that the entries are those of a range of values,
+	// which come in value order: the select gathers their keys (if there
+	// are no more than 262,144; past that it reads its plan instead,
+	// and SelectStats.Index is empty) and sorts them into key order.
+	Sorted bool
 }
 
 // ExplainSelect returns what a Select of spec would read if it ran now:
@@ -61,55 +82,99 @@ func (s *Store) ExplainSelect(ctx context.Context, spec *matchspec.Spec) (Select
 		return SelectPlan{}, ErrClosed
 	}
 	p := SelectPlan{Ranges: spec.Plan()}
-	ix, v, ok, err := s.selectIndex(ctx, spec)
+	r, ok, err := s.selectIndex(ctx, spec)
 	if !ok {
 		return p, err
 	}
-	lo, hi, err := s.entryRange(ix, v)
+	ranges, err := s.entryRanges(r)
 	if err != nil {
 		return SelectPlan{}, err
 	}
-	p.Index = &IndexPlan{Name: ix.Name, Value: v, Lower: lo, Upper: hi, Clauses: []int{0}}
+	p.Index = &IndexPlan{Name: r.ix.Name, Value: r.value, Ranges: ranges, Sorted: r.values != nil}
 	return p, nil
 }
 
-// entryRange returns the byte range of ix's entries of the value v.
-func (s *Store) entryRange(ix *index, v term.Term) (lo, hi []byte, err error) {
-	head, err := s.codec.Append(bytes.Clone(ix.head), v)
-	if err != nil {
-		return nil, nil, err
-	}
-	return head, prefixEnd(head), nil
+// indexRead is how a select reads an index: the entries of one value, or
+// of the values in ranges (their encodings), which a variable's guards
+// allow.
+type indexRead struct {
+	ix     *index
+	value  term.Term         // the constant, or the variable
+	values []matchspec.Range // nil for a constant
 }
 
-// selectIndex returns the index and value that can answer spec, if any;
-// the error is one reading the definitions (Select then reads the plan).
-func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (*index, term.Term, bool, error) {
+// entryRanges returns the byte ranges of r's entries. A value's range
+// [lo, hi) of encodings becomes [head ++ lo, head ++ hi) of entries
+// (head ++ v ++ key): no encoding of a whole term is a proper prefix of
+// hi, which is a term's encoding, the end of one's prefix range or a
+// type's first byte, so every entry of a value below hi lies below
+// head ++ hi.
+func (s *Store) entryRanges(r indexRead) ([]matchspec.Range, error) {
+	clauses := []int{0}
+	if r.values == nil {
+		head, err := s.codec.Append(bytes.Clone(r.ix.head), r.value)
+		if err != nil {
+			return nil, err
+		}
+		return []matchspec.Range{{Lower: head, Upper: prefixEnd(head), Clauses: clauses}}, nil
+	}
+	out := make([]matchspec.Range, len(r.values))
+	for i, v := range r.values {
+		out[i] = matchspec.Range{Lower: append(bytes.Clone(r.ix.head), v.Lower...), Upper: prefixEnd(r.ix.head), Clauses: clauses}
+		if v.Upper != nil {
+			out[i].Upper = append(bytes.Clone(r.ix.head), v.Upper...)
+		}
+	}
+	return out, nil
+}
+
+// selectIndex returns the index read that can answer spec, if any: a
+// constant value before a range of values, and among those the first
+// index defined. The error is one reading the definitions (Select then
+// reads the plan).
+func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (indexRead, bool, error) {
 	src := spec.Term()
 	if spec.Len() != 1 || src.Kind() != term.KindList || src.Len() != 1 {
-		return nil, term.Term{}, false, nil
+		return indexRead{}, false, nil
 	}
 	cl := src.Elems()[0]
 	if cl.Kind() != term.KindTuple || cl.Len() != 3 {
-		return nil, term.Term{}, false, nil
+		return indexRead{}, false, nil
 	}
 	head := cl.Elems()[0]
 	c, err := s.current(ctx)
 	if err != nil {
-		return nil, term.Term{}, false, err
+		return indexRead{}, false, err
 	}
 	plan := spec.Plan()
+	var byRange indexRead
 	for _, ix := range c.list {
 		if ix.State != IndexReady {
 			continue
 		}
 		v, ok := ix.value(head)
-		if !ok || !ground(v) || !covers(plan, ix.lower, ix.upper) {
+		if !ok || !covers(plan, ix.lower, ix.upper) {
 			continue
 		}
-		return ix, v, true, nil
+		if ground(v) {
+			return indexRead{ix: ix, value: v}, true, nil
+		}
+		if byRange.ix == nil && s.plainCodec() && len(ix.vars) == 1 && isVariable(v) {
+			if rs, ok := spec.VarRanges(0, v.Atom()); ok {
+				byRange = indexRead{ix: ix, value: v, values: rs}
+			}
+		}
 	}
-	return nil, term.Term{}, false, nil
+	return byRange, byRange.ix != nil, nil
+}
+
+// plainCodec reports whether the store encodes terms as the planner
+// does (sext.Encode), so that its ranges of encodings hold here.
+func (s *Store) plainCodec() bool { return !s.codec.UTF8Atoms && !s.codec.Legacy }
+
+// isVariable reports whether t is a '$N' variable.
+func isVariable(t term.Term) bool {
+	return t.Kind() == term.KindAtom && sext.IsWildcard(t) && t.Atom() != "_"
 }
 
 // covers reports whether some range of plan holds all of [lo, hi): the
@@ -150,15 +215,47 @@ func ground(t term.Term) bool {
 	return true
 }
 
-// selectByIndex runs a select over the entries of ix under v.
-func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield func(Row, error) bool) {
-	s := sel.s
-	lo, hi, err := s.entryRange(ix, v)
+// selectByIndex runs a select over r's entries; it reports false when it
+// gathered more keys than it sorts, having yielded nothing (the caller
+// then reads the plan).
+func (sel *selection) selectByIndex(r indexRead, after []byte, yield func(Row, error) bool) bool {
+	ranges, err := sel.s.entryRanges(r)
 	if err != nil {
 		yield(Row{}, err)
-		return
+		return true
 	}
-	head := lo
+	sel.stats.Index = r.ix.Name
+	if r.values == nil {
+		sel.readEntries(r.ix, ranges[0], after, yield)
+		return true
+	}
+	keys, err := sel.gatherKeys(r.ix, ranges, after)
+	if err == errTooManyKeys {
+		sel.stats.Index = ""
+		return false
+	}
+	if err == nil {
+		err = sel.readKeys(keys, yield)
+	}
+	if err == nil {
+		err = sel.s.stillReady(sel.ctx, r.ix.Name)
+	}
+	if err != nil && err != errStopped {
+		yield(Row{}, err)
+	}
+	return true
+}
+
+var (
+	errTooManyKeys = errors.New("store: more keys than a select sorts")
+	errStopped     = errors.New("store: the caller stopped") // not reported: the caller wants no more
+)
+
+// readEntries yields the rows of the entries of one value, which come
+// in key order.
+func (sel *selection) readEntries(ix *index, r matchspec.Range, after []byte, yield func(Row, error) bool) {
+	s := sel.s
+	lo, hi, head := r.Lower, r.Upper, r.Lower
 	if after != nil {
 		at := append(bytes.Clone(head), after...)
 		var ok bool
@@ -166,7 +263,6 @@ func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield 
 			return
 		}
 	}
-	sel.stats.Index = ix.Name
 	it, err := s.openCursor(sel.ctx, lo, hi, sel.opts.Reverse)
 	if err != nil {
 		yield(Row{}, err)
@@ -174,45 +270,113 @@ func (sel *selection) selectByIndex(ix *index, v term.Term, after []byte, yield 
 	}
 	sel.stats.Ranges++
 	defer it.Close() // an early break, a panic; the normal end reports its error
-	clauses := []int{0}
 	for it.Next() {
 		if err = sel.ctx.Err(); err != nil {
 			break
 		}
 		sel.stats.KeysRead++
 		kb := bytes.Clone(it.Key()[len(head):]) // an entry is head, then the data key
-		t, derr := s.codec.Decode(kb)
-		if derr != nil {
-			continue // not an entry: CheckIndexes reports it
-		}
-		res, ok := sel.m.MatchClauses(t, clauses)
-		if !ok {
-			continue
-		}
-		row := Row{Key: t, Result: res, raw: kb, spec: sel.spec.ID(), rev: sel.opts.Reverse}
-		if !sel.opts.KeysOnly {
-			val, gerr := s.kv.Get(sel.ctx, kb)
-			if gerr != nil {
-				if errors.Is(gerr, ErrNotFound) {
-					continue // deleted since the entry was read
-				}
-				err = gerr
-				break
-			}
-			row.Value = val
-		}
-		sel.stats.Rows++
-		if !yield(row, nil) {
-			return // the deferred Close; the caller wants no error
-		}
-		if sel.opts.Limit > 0 && sel.stats.Rows >= int64(sel.opts.Limit) {
+		more, rerr := sel.row(kb, yield)
+		if err = rerr; err != nil || !more {
 			break
 		}
 	}
 	if err = it.finish(err); err == nil {
 		err = s.stillReady(sel.ctx, ix.Name)
 	}
-	if err != nil {
+	if err != nil && err != errStopped {
 		yield(Row{}, err)
 	}
+}
+
+// gatherKeys reads the entries in ranges and returns their data keys
+// that lie after the token's key (after, if any) in the select's
+// direction, sorted in that direction; errTooManyKeys past
+// maxIndexRangeKeys.
+func (sel *selection) gatherKeys(ix *index, ranges []matchspec.Range, after []byte) ([][]byte, error) {
+	var keys [][]byte
+	for _, r := range ranges {
+		if err := sel.ctx.Err(); err != nil {
+			return nil, err
+		}
+		it, err := sel.s.openCursor(sel.ctx, r.Lower, r.Upper, false)
+		if err != nil {
+			return nil, err
+		}
+		sel.stats.Ranges++
+		for it.Next() {
+			if err = sel.ctx.Err(); err != nil {
+				break
+			}
+			sel.stats.KeysRead++
+			// An entry is head, the value's encoding, then the data key.
+			_, kb, derr := sel.s.codec.DecodeNext(it.Key()[len(ix.head):])
+			if derr != nil || len(kb) == 0 {
+				continue // not an entry: CheckIndexes reports it
+			}
+			if after != nil {
+				if c := bytes.Compare(kb, after); c == 0 || (c < 0) != sel.opts.Reverse {
+					continue
+				}
+			}
+			if len(keys) == maxIndexRangeKeys {
+				err = errTooManyKeys
+				break
+			}
+			keys = append(keys, bytes.Clone(kb))
+		}
+		if err = it.finish(err); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	keys = slices.CompactFunc(keys, bytes.Equal) // a key twice only where entries are stale
+	if sel.opts.Reverse {
+		slices.Reverse(keys)
+	}
+	return keys, nil
+}
+
+// readKeys yields the rows of keys, in their order.
+func (sel *selection) readKeys(keys [][]byte, yield func(Row, error) bool) error {
+	for _, kb := range keys {
+		if err := sel.ctx.Err(); err != nil {
+			return err
+		}
+		more, err := sel.row(kb, yield)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// row yields the row of the data key kb, if its clause takes it and it
+// is still stored (unless KeysOnly). It reports false when the caller
+// stopped (err errStopped) or the limit was reached.
+func (sel *selection) row(kb []byte, yield func(Row, error) bool) (more bool, err error) {
+	t, derr := sel.s.codec.Decode(kb)
+	if derr != nil {
+		return true, nil // not an entry: CheckIndexes reports it
+	}
+	res, ok := sel.m.MatchClauses(t, []int{0})
+	if !ok {
+		return true, nil
+	}
+	row := Row{Key: t, Result: res, raw: kb, spec: sel.spec.ID(), rev: sel.opts.Reverse}
+	if !sel.opts.KeysOnly {
+		val, gerr := sel.s.kv.Get(sel.ctx, kb)
+		if errors.Is(gerr, ErrNotFound) {
+			return true, nil // deleted since the entry was read
+		}
+		if gerr != nil {
+			return false, gerr
+		}
+		row.Value = val
+	}
+	sel.stats.Rows++
+	if !yield(row, nil) {
+		return false, errStopped
+	}
+	return sel.opts.Limit <= 0 || sel.stats.Rows < int64(sel.opts.Limit), nil
 }

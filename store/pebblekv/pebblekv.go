@@ -378,11 +378,14 @@ func (p *KV) Stats(ctx context.Context) (st seam.Stats, err error) {
 	}
 	m := p.db.Metrics()
 	st = seam.Stats{
-		Backend:      "pebble",
-		Dir:          p.dir,
-		DiskBytes:    m.DiskSpaceUsage(),
-		Tables:       m.Total().TablesCount,
-		MemTableSize: m.MemTable.Size,
+		// Table properties count a table's keys, and a table holds
+		// reserved keys and data keys alike.
+		ReservedCounted: true,
+		Backend:         "pebble",
+		Dir:             p.dir,
+		DiskBytes:       m.DiskSpaceUsage(),
+		Tables:          m.Total().TablesCount,
+		MemTableSize:    m.MemTable.Size,
 	}
 	levels, err := p.db.SSTables(pebble.WithProperties())
 	if err != nil {

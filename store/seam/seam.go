@@ -120,8 +120,11 @@ type Stats struct {
 	// KeysEstimate is the number of live keys, estimated from table
 	// properties; writes not yet flushed from memory are not counted, and
 	// overwritten or deleted keys may be until compaction drops them.
-	KeysEstimate uint64
-	DiskBytes    uint64 // bytes on disk, all files included
-	Tables       int64  // sorted tables on disk
-	MemTableSize uint64 // bytes held in memory tables, not yet flushed
+	// ReservedCounted says whether it counts the keys of the reserved
+	// range (index entries, the index catalog) with the data keys.
+	KeysEstimate    uint64
+	ReservedCounted bool
+	DiskBytes       uint64 // bytes on disk, all files included
+	Tables          int64  // sorted tables on disk
+	MemTableSize    uint64 // bytes held in memory tables, not yet flushed
 }

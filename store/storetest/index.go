@@ -388,8 +388,23 @@ func testIndexErrors(t *testing.T, open func(t *testing.T) store.KV) {
 	if _, err := collectIndexErr(s.IndexScan(ctx, byID.name, term.Atom("_"), store.IndexScanOptions{After: tok[:len(tok)-2]})); !errors.Is(err, store.ErrToken) {
 		t.Errorf("token cut short: %v, want ErrToken", err)
 	}
-	if got := collectIndex(t, s.IndexScanRange(ctx, byID.name, term.Int(3), term.Int(5), store.IndexScanOptions{KeysOnly: true})); len(got) != 3 {
-		t.Errorf("IndexScanRange(3, 5) yields %d entries, want 3", len(got))
+	// Index ranges are half-open: 3 up to, not including, 6.
+	for _, c := range []struct {
+		r    store.ValueRange
+		want int
+	}{
+		{store.ValueRange{From: term.Int(3), Before: term.Int(6)}, 3},
+		{store.ValueRange{From: term.Int(3), Before: term.Int(3)}, 0},
+		{store.ValueRange{From: term.Int(6), Before: term.Int(3)}, 0},
+		{store.ValueRange{From: term.Int(8), Before: term.Atom("_")}, 0},  // '_' is below every value
+		{store.ValueRange{From: term.Int(8), Before: term.Atom("a")}, 2},  // numbers sort below atoms
+		{store.ValueRange{From: term.Atom("_"), Before: term.Int(2)}, 2},  // from the first value
+		{store.ValueRange{From: term.Int(2), Before: term.Float(4.5)}, 3}, // 2, 3, 4
+		{store.ValueRange{From: term.Float(2.5), Before: term.Int(4)}, 1}, // 3
+	} {
+		if got := collectIndex(t, s.IndexScanRange(ctx, byID.name, c.r, store.IndexScanOptions{KeysOnly: true})); len(got) != c.want {
+			t.Errorf("IndexScanRange(%v) yields %d entries, want %d", c.r, len(got), c.want)
+		}
 	}
 
 	// Break the index with raw writes: a data key without its entry,

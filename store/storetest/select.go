@@ -31,8 +31,9 @@ type SelectConfig struct {
 // what running the specification on every key returns, in order, forward
 // and reverse, with and without values; and paging by continuation
 // tokens, pages of any size, concatenates to the same rows. Then tokens
-// that must be refused, writes between pages, cancellation, and foreign
-// keys. Every KV open returns is wrapped with Checked, so a misuse of a
+// that must be refused, writes between pages, cancellation, foreign
+// keys, and guards that bound an indexed variable, which read only the
+// index's range of values. Every KV open returns is wrapped with Checked, so a misuse of a
 // cursor or a batch fails the test.
 func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig) {
 	if cfg.Keys <= 0 {
@@ -47,6 +48,7 @@ func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig)
 	t.Run("WritesBetweenPages", func(t *testing.T) { testSelectWrites(t, open) })
 	t.Run("Context", func(t *testing.T) { testSelectContext(t, open) })
 	t.Run("ForeignKeys", func(t *testing.T) { testSelectForeign(t, open) })
+	t.Run("IndexRanges", func(t *testing.T) { testSelectIndexRanges(t, open, cfg) })
 }
 
 type selRow struct {
