@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -27,10 +28,13 @@ var errCrash = errors.New("test: crashed at this commit")
 // crashKV fails a chosen commit: before it reaches the backend (nothing
 // written), or after (written, but the caller hears of a failure, as a
 // process killed between its commit and its next line would not hear of
-// the success). Batches keep the backend's conditions (seam.CondBatch).
+// the success). It can also slow every commit down, to widen the time
+// between a migration's reads and its write. Batches keep the backend's
+// conditions (seam.CondBatch).
 type crashKV struct {
 	seam.KV
-	countdown  atomic.Int64 // commits until the crash; 0 means none
+	delay      time.Duration // before each commit
+	countdown  atomic.Int64  // commits until the crash; 0 means none
 	afterApply atomic.Bool
 	crashes    atomic.Int64
 	applied    atomic.Int64 // crashes after the write was applied
@@ -56,6 +60,7 @@ type crashBatch struct {
 }
 
 func (b *crashBatch) Commit(ctx context.Context, sync bool) error {
+	time.Sleep(b.c.delay)
 	if b.c.countdown.Load() <= 0 || b.c.countdown.Add(-1) != 0 {
 		return b.WriteBatch.Commit(ctx, sync)
 	}
