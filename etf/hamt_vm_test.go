@@ -33,7 +33,7 @@ func vmHashes(t *testing.T, vm *erlvm.VM, bins []term.Term) []term.Term {
 // This package's internal hash of every hashable kind of term is the
 // VM's, as erts_debug reports it.
 func TestVMInternalHash(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	keys := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return drawHashKey(rt, 3) }))
 	for lo := 0; lo < len(keys); lo += batch {
 		part := keys[lo:min(lo+batch, len(keys))]
@@ -52,7 +52,7 @@ func TestVMInternalHash(t *testing.T) {
 // A map of 33..200 hashable keys of every kind is written byte for byte
 // as the VM's term_to_binary writes it after reading ours.
 func TestVMHashmapOrder(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	maps := collect(t, rapid.Custom(func(rt *rapid.T) term.Term {
 		return drawBigMap(rt, func(rt *rapid.T) term.Term { return drawHashKey(rt, 2) })
 	}))
@@ -62,7 +62,7 @@ func TestVMHashmapOrder(t *testing.T) {
 // A map of more than 32 keys with an atom, pid, port or reference key
 // among the others keeps key order: the VM reads it as the same map.
 func TestVMHashmapFallback(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	unhashable := []func(*rapid.T) term.Term{drawAtom, drawPid, drawPort, drawRef3}
 	maps := collect(t, rapid.Custom(func(rt *rapid.T) term.Term {
 		m := drawBigMap(rt, func(rt *rapid.T) term.Term {
@@ -128,7 +128,7 @@ func checkReencoded(t *testing.T, vm *erlvm.VM, maps []term.Term, exact bool) {
 // maps:from_list and by inserting one key at a time, are read and written
 // again byte for byte as the VM writes them.
 func TestVMHashmapFromVM(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	seed := rand.Int64N(1<<40) + 1 // a new sample each run; logged to replay one
 	t.Logf("VM generator seed %d", seed)
 	const src = `rand:seed(exsss, Seed),

@@ -20,7 +20,8 @@ import (
 
 // The properties against a live VM draw all their cases with rapid first,
 // then check them in batches of a few hundred a call, so that 10,000 cases
-// take seconds. A failing case is reported with its text and bytes.
+// take seconds. A failing case is reported with its text and bytes. They
+// share one VM (erlvm.Shared): starting one costs more than most of them.
 
 const batch = 500
 
@@ -71,7 +72,7 @@ func reencode(t *testing.T, vm *erlvm.VM, bins [][]byte, opts term.Term) []term.
 // default). Compressed bytes differ from zlib's, so for compression the
 // VM must read ours and we must read the VM's, to the same term.
 func TestVMReadsOurBytes(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	terms := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return drawTerm(rt, 3, 32) }))
 	type variant struct {
 		name string
@@ -131,7 +132,7 @@ func TestVMReadsOurBytes(t *testing.T) {
 // writes them again as the VM does (maps of more than 32 keys with atom,
 // pid, port or reference keys excepted, whose hashes only that VM knows).
 func TestVMWritesWeRead(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	seed := rand.Int64N(1<<40) + 1 // a new sample each run; logged to replay one
 	t.Logf("VM generator seed %d", seed)
 	n, exact, hashed := 0, 0, 0
@@ -171,7 +172,7 @@ func TestVMWritesWeRead(t *testing.T) {
 // result is sorted in that order, and it holds the same terms, position
 // for position up to ==.
 func TestVMSortOrder(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	lists := collect(t, rapid.Custom(func(rt *rapid.T) []term.Term {
 		n := rapid.IntRange(2, 10).Draw(rt, "len")
 		s := make([]term.Term, n)
@@ -205,7 +206,7 @@ func TestVMSortOrder(t *testing.T) {
 // ==, =:= and < in the VM agree with ArithEqual, Equal and CompareErlang,
 // for pairs that are often equal or nearly so.
 func TestVMEquality(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	pairs := collect(t, rapid.Custom(func(rt *rapid.T) [2]term.Term {
 		a := drawSortable(rt, 2)
 		switch rapid.IntRange(0, 2).Draw(rt, "pair") {
@@ -287,7 +288,7 @@ func nudge(rt *rapid.T, x term.Term) term.Term {
 // term.Map keeps its entries in, and the order the sext encoder writes
 // them in.
 func TestVMMapKeyOrder(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	maps := collect(t, rapid.Custom(func(rt *rapid.T) term.Term {
 		n := rapid.IntRange(1, 32).Draw(rt, "keys")
 		es := make([]term.MapEntry, n)
@@ -335,7 +336,7 @@ func TestVMMapKeyOrder(t *testing.T) {
 // without pids, ports and references (which Erlang prints opaquely and
 // this project with their node and creation). Maps print in key order.
 func TestVMPrint(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	terms := collect(t, rapid.Custom(func(rt *rapid.T) term.Term { return withoutIDs(drawTermOf(rt, 3, 32, false)) }))
 	for lo := 0; lo < len(terms); lo += batch {
 		part := terms[lo:min(lo+batch, len(terms))]
@@ -379,7 +380,7 @@ func withoutIDs(x term.Term) term.Term {
 
 // The cases the issue found, as the VM orders them.
 func TestVMOrderExamples(t *testing.T) {
-	vm := erlvm.ForTest(t)
+	vm := erlvm.Shared(t)
 	pid := func(n string, id, ser, cre uint32) term.Term {
 		return term.Pid{Node: n, ID: id, Serial: ser, Creation: cre}.Term()
 	}

@@ -54,3 +54,23 @@ func TestCancel(t *testing.T) {
 		t.Fatal("a call with a cancelled context succeeded")
 	}
 }
+
+// Shared gives every caller one VM, and a new one once that has exited.
+func TestShared(t *testing.T) {
+	ctx := context.Background()
+	v := Shared(t)
+	if w := Shared(t); w != v {
+		t.Fatal("a second call started another VM")
+	}
+	if _, err := v.Call(ctx, "ping", term.Int(1)); err != nil {
+		t.Fatal(err)
+	}
+	v.Close() // as a test that broke it would leave it
+	w := Shared(t)
+	if w == v {
+		t.Fatal("Shared returned a VM that has exited")
+	}
+	if got, err := w.Call(ctx, "ping", term.Int(2)); err != nil || !term.Equal(got, term.Int(2)) {
+		t.Fatalf("the new VM: ping: %v, %v", got, err)
+	}
+}
