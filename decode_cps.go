@@ -128,10 +128,28 @@ descend:
 				return d.fail(ks, err)
 			}
 
-		default:
-			if v, pos, err = d.leaf(pos); err != nil {
+		case tagAtom:
+			if v, pos, err = d.atom(pos); err != nil {
 				return d.fail(ks, err)
 			}
+
+		case tagPid:
+			if v, pos, err = d.pid(pos); err != nil {
+				return d.fail(ks, err)
+			}
+
+		case tagPort:
+			if v, pos, err = d.port(pos); err != nil {
+				return d.fail(ks, err)
+			}
+
+		case tagRef:
+			if v, pos, err = d.ref(pos); err != nil {
+				return d.fail(ks, err)
+			}
+
+		default:
+			return d.fail(ks, errAt(pos, ErrTag, ""))
 		}
 
 		// Return v to the frame on top, until one of them asks for

@@ -6,22 +6,6 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// leaf decodes the leaves the decoders' own switch leaves to it: atoms,
-// pids, ports and references (and reports an unknown tag).
-func (d *decodeState) leaf(pos int) (term.Term, int, error) {
-	switch d.buf[pos] {
-	case tagAtom:
-		return d.atom(pos)
-	case tagPid:
-		return d.pid(pos)
-	case tagPort:
-		return d.port(pos)
-	case tagRef:
-		return d.ref(pos)
-	}
-	return term.Term{}, 0, errAt(pos, ErrTag, "")
-}
-
 func (d *decodeState) binary(pos int) (term.Term, int, error) {
 	if pos+1 < len(d.buf) && d.buf[pos+1] == emptyFrame {
 		return term.Binary(nil), pos + 2, nil

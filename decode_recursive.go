@@ -108,8 +108,16 @@ func (d *decodeState) valueRecursive(pos int) (term.Term, int, error) {
 
 	case tagBinary:
 		return d.binary(pos)
+	case tagAtom:
+		return d.atom(pos)
+	case tagPid:
+		return d.pid(pos)
+	case tagPort:
+		return d.port(pos)
+	case tagRef:
+		return d.ref(pos)
 	}
-	return d.leaf(pos)
+	return term.Term{}, 0, errAt(pos, ErrTag, "")
 }
 
 func (d *decodeState) mapRecursive(pos int) (term.Term, int, error) {
