@@ -214,6 +214,7 @@ func TestDemoIndex(t *testing.T) {
 // whose default batch leaves room in each transaction for two indexes'
 // entries (etcd allows 128 writes a transaction).
 func TestDBIndexEtcd(t *testing.T) {
+	t.Parallel() // beside TestDBEtcd: each waits on a cluster of its own
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	eps := strings.Join(c.Endpoints(), ",")
 	db := func(stdin string, args ...string) dbResult {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
 )
@@ -97,7 +98,8 @@ func showEntries(es []store.IndexEntry) string {
 // against a map, creating and dropping indexes on the way; after every
 // step each ready index yields exactly what the model's data gives, in
 // index order, an exact look-up and a paged scan agree with it, and
-// CheckIndexes finds nothing.
+// CheckIndexes finds nothing. 60 steps at full size, 25 in a quick run
+// or with -short.
 func testIndexModel(t *testing.T, open func(t *testing.T) store.KV) {
 	s := newStore(t, open)
 	seed := rand.Uint64()
@@ -114,7 +116,7 @@ func testIndexModel(t *testing.T, open func(t *testing.T) store.KV) {
 		}
 		return orderKey(r.IntN(4), r.IntN(8))
 	}
-	steps := 60
+	steps := testsize.Pick(25, 60)
 	if testing.Short() {
 		steps = 25
 	}

@@ -10,8 +10,9 @@
 //
 // The suite runs at full size under CI (CI=true) or with
 // SEXT_TEST_SIZE=full, and smaller elsewhere (SEXT_TEST_SIZE=quick, the
-// default): a quarter of NumKeys, and a third of RunSelect's default keys
-// and specifications. Every check runs at either size.
+// default): a quarter of NumKeys, a third of RunSelect's default keys
+// and specifications, and fewer steps of the index model. Every check
+// runs at either size.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) store.KV { return openMyBackend(t) })
