@@ -408,6 +408,11 @@ func (s *Store) SelectTable(ctx context.Context, table string, spec *matchspec.S
 			yield(TableRow{}, err)
 			return
 		}
+		p, err := s.planTable(d, spec)
+		if err != nil {
+			yield(TableRow{}, err)
+			return
+		}
 		id := tableSelectID(table, spec)
 		var after []byte
 		if opts.After != "" {
@@ -415,11 +420,6 @@ func (s *Store) SelectTable(ctx context.Context, table string, spec *matchspec.S
 				yield(TableRow{}, err)
 				return
 			}
-		}
-		p, err := s.planTable(d, spec)
-		if err != nil {
-			yield(TableRow{}, err)
-			return
 		}
 		sel := &tableSelection{s: s, ctx: ctx, d: d, id: id, opts: opts, m: spec.NewMatcher(), stats: opts.Stats}
 		if sel.stats == nil {

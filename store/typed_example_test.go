@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblestore"
+	"github.com/erlsext/sext/term"
 )
 
 // Order is a record {order, ID, Customer, Cents, Status}: the first field
@@ -85,4 +87,47 @@ func ExampleTable() {
 	// reads: the index on Customer: the clause fixes Customer to <<"ann">> and the key does not narrow the read
 	// held: {2,40000}
 	// count: 4
+}
+
+// Tables of Erlang terms: a record table with a unique index, written in
+// one atomic batch, read by key, described with its exact count.
+func ExampleStore_CreateTable() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	s, err := pebblestore.Open(ctx, dir, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+
+	// {person, Name, Age, Email}, keyed by Name (key position 2).
+	err = s.CreateTable(ctx, store.TableDef{Name: "person", Record: "person", Attributes: []string{"name", "age", "email"}})
+	if err != nil {
+		panic(err)
+	}
+	if err := s.CreateTableIndex(ctx, "person", "email", true, nil); err != nil {
+		panic(err)
+	}
+	b := s.NewTableBatch()
+	b.Write("person", term.MustParse(`{person, <<"ann">>, 31, <<"ann@x">>}`))
+	b.Write("person", term.MustParse(`{person, <<"bob">>, 42, <<"bob@x">>}`))
+	if err := s.ApplyTableBatch(ctx, b); err != nil {
+		panic(err)
+	}
+	p, _ := s.ReadObject(ctx, "person", term.Binary([]byte("bob")))
+	fmt.Println(p)
+
+	err = s.WriteObject(ctx, "person", term.MustParse(`{person, <<"cy">>, 7, <<"ann@x">>}`))
+	fmt.Println(errors.Is(err, store.ErrUnique))
+	err = s.WriteObject(ctx, "person", term.MustParse(`{person, <<"cy">>, 7}`))
+	fmt.Println(errors.Is(err, store.ErrObject))
+
+	info, _ := s.DescribeTable(ctx, "person")
+	fmt.Println(info.Count, info.Indexes[0].Attr, info.Indexes[0].Unique)
+	// Output:
+	// {person,<<"bob">>,42,<<"bob@x">>}
+	// true
+	// true
+	// 2 email true
 }
