@@ -251,6 +251,7 @@ var migratePrefixes atomic.Int64
 // that keeps etcd's default of 128 operations a transaction, which the
 // default step must fit, each store in a key prefix of its own.
 func TestMigrateSuiteEtcd(t *testing.T) {
+	t.Parallel() // beside TestTableEtcd: each waits on a cluster of its own
 	c := etcdcluster.Start(t, etcdcluster.Options{MaxTxnOps: 128})
 	open := func(t *testing.T) store.KV {
 		kv, err := etcdkv.Open(etcdkv.Options{Endpoints: c.Endpoints(), Prefix: fmt.Appendf(nil, "migrate/%d/", migratePrefixes.Add(1))})

@@ -131,6 +131,7 @@ func TestTableConcurrentPebble(t *testing.T) {
 // tbConcurrent with two stores on one prefix, as two processes would
 // be, whose writes meet only in etcd's transactions.
 func TestTableEtcd(t *testing.T) {
+	t.Parallel() // beside TestMigrateSuiteEtcd: each waits on a cluster of its own
 	c := etcdcluster.Start(t, etcdcluster.Options{})
 	open := func(prefix string) *store.Store {
 		kv, err := etcdkv.Open(etcdkv.Options{Endpoints: c.Endpoints(), Prefix: []byte(prefix)})
