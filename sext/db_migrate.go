@@ -68,7 +68,7 @@ func dbMigrate(c *dbCall, args []string) int {
 	case *every <= 0:
 		return fs.usageError(c.stderr, "--progress must be positive")
 	}
-	spec, ok := parseSpec(fs, args, c.stderr)
+	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
 	if !ok {
 		return exitUsage
 	}
