@@ -106,7 +106,7 @@ func testSelectBruteForce(t *testing.T, open func(t *testing.T) store.KV, cfg Se
 	}
 	var all []kv
 	seen := map[string]bool{}
-	b := s.NewBatch()
+	l := newLoader(t, s, 100) // within etcd's default writes per transaction
 	for n := 0; len(all) < cfg.Keys; n++ {
 		k := g.Key()
 		enc, err := sext.Encode(k)
@@ -119,19 +119,9 @@ func testSelectBruteForce(t *testing.T, open func(t *testing.T) store.KV, cfg Se
 		seen[string(enc)] = true
 		v := fmt.Sprint("v", n)
 		all = append(all, kv{enc, k, v})
-		if err := b.Put(k, []byte(v)); err != nil {
-			t.Fatal(err)
-		}
-		if b.Len() >= 100 { // within etcd's default writes per transaction
-			if err := s.Apply(ctx, b); err != nil {
-				t.Fatal(err)
-			}
-			b = s.NewBatch()
-		}
+		l.put(k, []byte(v))
 	}
-	if err := s.Apply(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	l.done()
 	slices.SortFunc(all, func(x, y kv) int { return bytes.Compare(x.enc, y.enc) })
 	var rowsTotal, readTotal, keysTotal int64
 	for n := range cfg.Specs {

@@ -18,24 +18,14 @@ func testSelectIndexRanges(t *testing.T, open func(t *testing.T) store.KV, cfg S
 	s := newStore(t, open)
 	n := cfg.Keys
 	codes := make([]string, n)
-	b := s.NewBatch()
+	l := newLoader(t, s, 100) // within etcd's default writes per transaction
 	for i := range n {
-		// {item, Shop, <<Code>>}: codes "A0-0" .. "E9-…", the issue's
-		// shape of a binary field that guards bound by its first bytes.
+		// {item, Shop, <<Code>>}: codes "A0-0" .. "E9-…", a binary field
+		// that guards bound by its first bytes.
 		codes[i] = fmt.Sprintf("%c%d-%d", 'A'+i%5, (i/5)%10, i)
-		if err := b.Put(term.Tuple(term.Atom("item"), term.Int(int64(i%37)), term.Binary([]byte(codes[i]))), []byte(fmt.Sprint(i))); err != nil {
-			t.Fatal(err)
-		}
-		if b.Len() >= 100 { // within etcd's default writes per transaction
-			if err := s.Apply(ctx, b); err != nil {
-				t.Fatal(err)
-			}
-			b = s.NewBatch()
-		}
+		l.put(term.Tuple(term.Atom("item"), term.Int(int64(i%37)), term.Binary([]byte(codes[i]))), []byte(fmt.Sprint(i)))
 	}
-	if err := s.Apply(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	l.done()
 	in := func(lo, hi string) func(string) bool {
 		return func(c string) bool { return lo <= c && c < hi }
 	}

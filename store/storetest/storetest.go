@@ -226,7 +226,7 @@ type record struct {
 func fill(t *testing.T, s *store.Store, g *Gen) []record {
 	seen := map[string]bool{}
 	var recs []record
-	b := s.NewBatch()
+	l := newLoader(t, s, 1000)
 	for n := numKeys(); len(recs) < n; {
 		k := g.Key()
 		enc, err := sext.Encode(k)
@@ -239,21 +239,42 @@ func fill(t *testing.T, s *store.Store, g *Gen) []record {
 		seen[string(enc)] = true
 		v := fmt.Appendf(nil, "v%d", len(recs))
 		recs = append(recs, record{k, enc, v})
-		if err := b.Put(k, v); err != nil {
-			t.Fatal(err)
-		}
-		if b.Len() == 1000 {
-			if err := s.Apply(ctx, b); err != nil {
-				t.Fatal(err)
-			}
-			b = s.NewBatch()
-		}
+		l.put(k, v)
 	}
-	if err := s.Apply(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	l.done()
 	slices.SortFunc(recs, func(a, b record) int { return term.Compare(a.key, b.key) })
 	return recs
+}
+
+// loader writes keys in batches of at most per writes, each applied
+// once full and the last by done.
+type loader struct {
+	t   *testing.T
+	s   *store.Store
+	b   *store.Batch
+	per int
+}
+
+func newLoader(t *testing.T, s *store.Store, per int) *loader {
+	return &loader{t: t, s: s, b: s.NewBatch(), per: per}
+}
+
+func (l *loader) put(k term.Term, v []byte) {
+	l.t.Helper()
+	if err := l.b.Put(k, v); err != nil {
+		l.t.Fatal(err)
+	}
+	if l.b.Len() >= l.per {
+		l.done()
+		l.b = l.s.NewBatch()
+	}
+}
+
+func (l *loader) done() {
+	l.t.Helper()
+	if err := l.s.Apply(ctx, l.b); err != nil {
+		l.t.Fatal(err)
+	}
 }
 
 // collect runs a scan to its end.
