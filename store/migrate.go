@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store/seam"
@@ -183,8 +184,11 @@ type migration struct {
 	// the whole run for a dry run, which writes none of them, so that
 	// two keys with one new key are one move and one conflict as in a
 	// migration.
-	targets  map[string]struct{}
-	nbuf, eb []byte // scratch: a new key, an index entry
+	targets map[string]struct{}
+	cands   []candidate // the step's keys to move, in key order
+	order   []int       // cands by new key
+	arena   []byte      // the candidates' keys, values and new keys
+	eb      []byte      // scratch: an index entry
 }
 
 // stepResult is what one step read and would write; it counts once its
@@ -252,15 +256,7 @@ func (r *migration) step(ctx context.Context, after []byte, res *MigrateResult) 
 		return st, err
 	}
 	size := r.stepSize(c)
-	var wb WriteBatch
-	var cb seam.CondBatch
-	if !dry {
-		wb = s.kv.NewBatch()
-		defer wb.Close()
-		cb, _ = wb.(seam.CondBatch)
-		clear(r.targets)
-	}
-	moveRoom, conflictRoom := r.samples-len(res.Moves), r.samples-len(res.Conflicting)
+	r.cands, r.arena = r.cands[:0], r.arena[:0]
 	for _, rg := range r.plan {
 		if int(st.read) == size {
 			break
@@ -276,12 +272,57 @@ func (r *migration) step(ctx context.Context, after []byte, res *MigrateResult) 
 		if err != nil {
 			return st, err
 		}
-		err = r.readRange(ctx, it, rg.Clauses, size, wb, cb, c, &st, moveRoom, conflictRoom)
+		err = r.readRange(it, rg.Clauses, size, &st)
 		if err = it.finish(err); err != nil {
 			return st, err
 		}
 	}
 	st.done = int(st.read) < size
+	if err := r.markTaken(ctx); err != nil {
+		return st, err
+	}
+	var wb WriteBatch
+	var cb seam.CondBatch
+	if !dry {
+		wb = s.kv.NewBatch()
+		defer wb.Close()
+		cb, _ = wb.(seam.CondBatch)
+		clear(r.targets)
+	}
+	moveRoom, conflictRoom := r.samples-len(res.Moves), r.samples-len(res.Conflicting)
+	for i := range r.cands {
+		m := &r.cands[i]
+		nk := r.arena[m.n0:m.n1]
+		if _, mine := r.targets[string(nk)]; mine || m.taken {
+			st.conflicts++
+			if len(st.conflicting) < conflictRoom {
+				st.conflicting = append(st.conflicting, Move{From: m.from, To: m.to})
+			}
+			continue
+		}
+		r.targets[string(nk)] = struct{}{}
+		st.migrated++
+		if len(st.moves) < moveRoom {
+			st.moves = append(st.moves, Move{From: m.from, To: m.to})
+		}
+		if dry {
+			continue
+		}
+		k, v := r.arena[m.k0:m.k1], r.arena[m.k1:m.n0]
+		if err := wb.Delete(k); err != nil {
+			return st, err
+		}
+		if err := wb.Set(nk, v); err != nil {
+			return st, err
+		}
+		if err := r.moveEntries(wb, c, m.from, k, m.to, nk); err != nil {
+			return st, err
+		}
+		if cb != nil {
+			cb.RequireValue(k, v) // never nil: an empty value is arena[i:i]
+			cb.RequireAbsent(nk)
+		}
+	}
 	if dry || wb.Count() == 0 {
 		return st, nil
 	}
@@ -291,10 +332,18 @@ func (r *migration) step(ctx context.Context, after []byte, res *MigrateResult) 
 	return st, wb.Commit(ctx, s.sync)
 }
 
+// candidate is a key a step would move: its bytes, value and new key
+// in the step's arena, [k0,k1) [k1,n0) [n0,n1), and whether the new key
+// is stored already.
+type candidate struct {
+	from, to       term.Term
+	k0, k1, n0, n1 int
+	taken          bool
+}
+
 // readRange reads one range of the plan with it, until the step has read
-// size keys, adding the moves to wb.
-func (r *migration) readRange(ctx context.Context, it *cursor, clauses []int, size int, wb WriteBatch, cb seam.CondBatch, c *catalog,
-	st *stepResult, moveRoom, conflictRoom int) error {
+// size keys, keeping the keys to move as candidates.
+func (r *migration) readRange(it *cursor, clauses []int, size int, st *stepResult) error {
 	s := r.s
 	for int(st.read) < size && it.Next() {
 		k := it.Key()
@@ -314,57 +363,81 @@ func (r *migration) readRange(ctx context.Context, it *cursor, clauses []int, si
 			st.settled++
 			continue
 		}
-		if r.nbuf, err = s.codec.Append(r.nbuf[:0], res.Term); err != nil {
+		m := candidate{from: t, k0: len(r.arena)}
+		r.arena = append(r.arena, k...)
+		m.k1 = len(r.arena)
+		if !r.opts.DryRun {
+			v := it.Value()
+			if v == nil {
+				if err := it.Err(); err != nil {
+					return err
+				}
+			}
+			r.arena = append(r.arena, v...)
+		}
+		m.n0 = len(r.arena)
+		if r.arena, err = s.codec.Append(r.arena, res.Term); err != nil {
 			return fmt.Errorf("store: migrating %v: its new key %v: %w", t, res.Term, err)
 		}
-		nk := r.nbuf
+		m.n1 = len(r.arena)
 		// The new key as the store will read it back, for its index
 		// entries and for the promise that it has a body's shape.
-		to, err := s.codec.Decode(nk)
-		if err != nil || !r.settled(to) {
+		m.to, err = s.codec.Decode(r.arena[m.n0:m.n1])
+		if err != nil || !r.settled(m.to) {
 			return fmt.Errorf("store: migrating %v: its new key %v does not read back as a key of the new layout (%v)", t, res.Term, err)
 		}
-		_, taken := r.targets[string(nk)]
-		if !taken {
-			if taken, err = s.present(ctx, nk); err != nil {
-				return err
-			}
+		r.cands = append(r.cands, m)
+	}
+	return nil
+}
+
+// markTaken finds which candidates' new keys are stored. New keys lie
+// together more often than not (a layout changes a key's tail, not its
+// head), so it reads the range from the least to the greatest with one
+// cursor, keys only, merging it with them in order; once that read
+// meets more keys than a point read apiece would cost, it reads the
+// rest point by point.
+func (r *migration) markTaken(ctx context.Context) error {
+	if len(r.cands) == 0 {
+		return nil
+	}
+	order := r.order[:0]
+	for i := range r.cands {
+		order = append(order, i)
+	}
+	nk := func(i int) []byte { m := &r.cands[i]; return r.arena[m.n0:m.n1] }
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(nk(a), nk(b)) })
+	r.order = order
+	lo, hi := nk(order[0]), append(bytes.Clone(nk(order[len(order)-1])), 0)
+	it, err := r.s.openCursor(ctx, lo, hi, false)
+	if err != nil {
+		return err
+	}
+	budget := 4*len(order) + 64
+	i := 0
+	for i < len(order) && budget > 0 && it.Next() {
+		budget--
+		k := it.Key()
+		for i < len(order) && bytes.Compare(nk(order[i]), k) < 0 {
+			i++ // not stored
 		}
-		if taken {
-			st.conflicts++
-			if len(st.conflicting) < conflictRoom {
-				st.conflicting = append(st.conflicting, Move{From: t, To: to})
-			}
-			continue
+		for i < len(order) && bytes.Equal(nk(order[i]), k) {
+			r.cands[order[i]].taken = true
+			i++
 		}
-		r.targets[string(nk)] = struct{}{}
-		st.migrated++
-		if len(st.moves) < moveRoom {
-			st.moves = append(st.moves, Move{From: t, To: to})
-		}
-		if wb == nil {
-			continue // a dry run
-		}
-		v := it.Value()
-		if v == nil {
-			if err := it.Err(); err != nil {
-				return err
-			}
-			v = []byte{} // RequireValue takes nil for absent
-		}
-		if err := wb.Delete(k); err != nil {
+	}
+	if err := it.finish(nil); err != nil {
+		return err
+	}
+	if budget > 0 {
+		return nil // the cursor read the whole range
+	}
+	for ; i < len(order); i++ {
+		taken, err := r.s.present(ctx, nk(order[i]))
+		if err != nil {
 			return err
 		}
-		if err := wb.Set(nk, v); err != nil {
-			return err
-		}
-		if err := r.moveEntries(wb, c, t, k, to, nk); err != nil {
-			return err
-		}
-		if cb != nil {
-			cb.RequireValue(k, bytes.Clone(v))
-			cb.RequireAbsent(bytes.Clone(nk))
-		}
+		r.cands[order[i]].taken = taken
 	}
 	return nil
 }
