@@ -47,6 +47,10 @@ subcommands:
                      select reads; --count reads them
   index SUBCOMMAND   secondary indexes: create, drop, list, check, scan
                      (sext db index --help)
+  table SUBCOMMAND   tables of records: create, drop, list, info, index,
+                     check (sext db table --help); their objects:
+                     write TABLE OBJECT..., read TABLE KEY, delete TABLE
+                     KEY..., and load, select and explain with --table
   watch PATTERN      (--etcd only) print each change to a key that matches
                      PATTERN as it happens; flags: --from REV, --limit N
 
@@ -95,13 +99,17 @@ var dbSubs = map[string]dbSub{
 	"get":     {"get", "sext db --dir DIR get [--values etf] TERM", "Print the value stored under TERM and a newline. Exit 1 if there is none." + valuesAbout, dbGet},
 	"del":     {"del", "sext db --dir DIR del TERM", "Remove TERM. Removing a key that is not there is not an error.", dbDel},
 	"scan":    {"scan", "sext db --dir DIR scan PATTERN [--to PATTERN] [--limit N] [--reverse] [--count] [--values etf]", scanAbout + valuesAbout, dbScan},
-	"load":    {"load", "sext db --dir DIR load [--batch N] [--crlf] [--values etf] FILE", loadAbout + valuesAbout, dbLoad},
+	"load":    {"load", "sext db --dir DIR load [--batch N] [--crlf] [--values etf] FILE", loadAbout + valuesAbout, tableAware(dbLoad, tableLoadSub)},
 	"stats":   {"stats", "sext db --dir DIR stats [--exact]", statsAbout, dbStats},
 	"check":   {"check", "sext db --dir DIR check [--fix]", checkAbout, dbCheck},
-	"select":  {"select", "sext db --dir DIR select [--limit N] [--reverse] [--keys-only] [--after TOKEN] SPEC", selectAbout, dbSelect},
-	"explain": {"explain", "sext db --dir DIR explain [--count] SPEC", explainAbout, dbExplain},
+	"select":  {"select", "sext db --dir DIR select [--limit N] [--reverse] [--keys-only] [--after TOKEN] SPEC", selectAbout, tableAware(dbSelect, tableSelectSub)},
+	"explain": {"explain", "sext db --dir DIR explain [--count] SPEC", explainAbout, tableAware(dbExplain, tableExplainSub)},
 	"watch":   {"watch", "sext db --etcd ENDPOINTS watch PATTERN [--from REV] [--limit N]", watchAbout, dbWatch},
 	"index":   {"index", "sext db --dir DIR index SUBCOMMAND [flags] [args]", indexAbout, dbIndex},
+	"table":   {"table", "sext db --dir DIR table SUBCOMMAND [flags] [args]", tableAbout, dbTable},
+	"write":   {"write", "sext db --dir DIR write TABLE OBJECT...", "Store the OBJECTs in TABLE in one atomic write, with their index entries and the table's count. An object that does not fit the table, or that a unique index refuses, fails them all (exit status 2 or 1), and nothing is written.", dbWrite},
+	"read":    {"read", "sext db --dir DIR read TABLE KEY", "Print the object of TABLE under KEY, in the text write reads. Exit 1 if there is none.", dbRead},
+	"delete":  {"delete", "sext db --dir DIR delete TABLE KEY...", "Remove the objects under the KEYs from TABLE, in one atomic write. A key that is not there is not an error.", dbDelete},
 }
 
 // dbCall is one run of a db subcommand: the backend db's flags chose,
@@ -130,7 +138,7 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(args) == 0 {
-		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, select, explain, index or watch")
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, select, explain, index, table, write, read, delete or watch")
 	}
 	sub, ok := dbSubs[args[0]]
 	if !ok {

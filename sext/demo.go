@@ -88,6 +88,9 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = d.indexQuery(d.scan5) // sext/demo_index.go
 	}
+	if err == nil {
+		err = d.tables() // sext/demo_table.go
+	}
 	if err != nil {
 		out.fail("", err)
 	}
