@@ -54,58 +54,6 @@ type decodeFunc func(t term.Term, v reflect.Value) error
 
 var unmarshalerType = reflect.TypeFor[Unmarshaler]()
 
-// decoder returns the conversion of terms to values of type t.
-func (b *builder) decodeFuncFor(t reflect.Type, o codecOpts) decodeFunc {
-	switch {
-	case reflect.PointerTo(t).Implements(unmarshalerType):
-		return decodeUnmarshaler
-	case t == termType:
-		return decodeTermValue
-	case t == timeType:
-		return decodeTime
-	case t == bigIntType:
-		return decodeBig
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return decodeBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return decodeInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return decodeUint
-	case reflect.Float32, reflect.Float64:
-		return decodeFloat
-	case reflect.String:
-		switch o.str {
-		case strAtom:
-			return decodeAtomString
-		case strCharlist:
-			return decodeCharlist
-		}
-		return decodeBinaryString
-	case reflect.Slice, reflect.Array:
-		if isBytes(t, o) {
-			return decodeBytes
-		}
-		return seqDecoder(b.compile(t.Elem(), codecOpts{str: o.str}), o.tuple)
-	case reflect.Struct:
-		return b.structCodec(t).decode
-	case reflect.Map:
-		elem := codecOpts{str: o.str}
-		key := b.compile(t.Key(), elem)
-		if t.Key().Kind() == reflect.Interface && t.Key().NumMethod() == 0 {
-			key = &codec{dec: decodeInterfaceKey}
-		}
-		return mapDecoder(key, b.compile(t.Elem(), elem))
-	case reflect.Pointer:
-		return pointerDecoder(b.compile(t.Elem(), o))
-	case reflect.Interface:
-		if t.NumMethod() == 0 {
-			return decodeInterface
-		}
-	}
-	return func(term.Term, reflect.Value) error { return &UnsupportedTypeError{Type: t} }
-}
 
 // A codec is the compiled conversion of one Go type (with the tag options
 // that reach it): everything reflection can tell about the type is looked
@@ -178,58 +126,80 @@ func (b *builder) compile(t reflect.Type, o codecOpts) *codec {
 	}
 	c := new(codec)
 	b.building[k] = c
-	c.app = b.appendFuncFor(t, o)
-	c.dec = b.decodeFuncFor(t, o)
+	c.app, c.dec = b.funcs(t, o)
 	return c
 }
 
-// encoder returns the conversion of values of type t.
-func (b *builder) appendFuncFor(t reflect.Type, o codecOpts) appendFunc {
+// funcs returns both conversions of type t under o, chosen by one switch:
+// values of t to their encoding, and terms to values of t.
+func (b *builder) funcs(t reflect.Type, o codecOpts) (appendFunc, decodeFunc) {
+	app, dec := b.funcsOf(t, o)
 	switch {
 	case t.Implements(marshalerType):
-		return marshalerEncoder(false)
+		app = marshalerEncoder(false)
 	case t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(marshalerType):
-		return marshalerEncoder(true)
-	case t == termType:
-		return appendTermValue
-	case t == timeType:
-		return appendTime
-	case t == bigIntType:
-		return appendBig
+		app = marshalerEncoder(true)
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		dec = decodeUnmarshaler
+	}
+	return app, dec
+}
+
+// funcsOf is funcs for a type without conversions of its own.
+func (b *builder) funcsOf(t reflect.Type, o codecOpts) (appendFunc, decodeFunc) {
+	switch t {
+	case termType:
+		return appendTermValue, decodeTermValue
+	case timeType:
+		return appendTime, decodeTime
+	case bigIntType:
+		return appendBig, decodeBig
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return appendBool
+		return appendBool, decodeBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return appendInt
+		return appendInt, decodeInt
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return appendUint
+		return appendUint, decodeUint
 	case reflect.Float32, reflect.Float64:
-		return appendFloatValue
+		return appendFloatValue, decodeFloat
 	case reflect.String:
 		switch o.str {
 		case strAtom:
-			return appendAtomString
+			return appendAtomString, decodeAtomString
 		case strCharlist:
-			return appendCharlist
+			return appendCharlist, decodeCharlist
 		}
-		return appendBinaryString
+		return appendBinaryString, decodeBinaryString
 	case reflect.Slice, reflect.Array:
 		if isBytes(t, o) {
-			return appendBytes
+			return appendBytes, decodeBytes
 		}
-		return seqEncoder(b.compile(t.Elem(), codecOpts{str: o.str}), o.tuple)
+		elem := b.compile(t.Elem(), codecOpts{str: o.str})
+		return seqEncoder(elem, o.tuple), seqDecoder(elem, o.tuple)
 	case reflect.Struct:
-		return b.structCodec(t).append
+		sc := b.structCodec(t)
+		return sc.append, sc.decode
 	case reflect.Map:
 		elem := codecOpts{str: o.str}
-		return mapEncoder(b.compile(t.Key(), elem), b.compile(t.Elem(), elem))
+		key, val := b.compile(t.Key(), elem), b.compile(t.Elem(), elem)
+		decKey := key
+		if t.Key().Kind() == reflect.Interface && t.Key().NumMethod() == 0 {
+			decKey = &codec{dec: decodeInterfaceKey}
+		}
+		return mapEncoder(key, val), mapDecoder(decKey, val)
 	case reflect.Pointer:
-		return pointerEncoder(b.compile(t.Elem(), o))
+		elem := b.compile(t.Elem(), o)
+		return pointerEncoder(elem), pointerDecoder(elem)
 	case reflect.Interface:
-		return appendInterface
+		if t.NumMethod() == 0 {
+			return appendInterface, decodeInterface
+		}
+		return appendInterface, unsupportedDecoder(t)
 	}
-	return unsupportedEncoder(t)
+	return unsupportedEncoder(t), unsupportedDecoder(t)
 }
 
 // isBytes tells whether a slice or array type marshals as a binary: its
@@ -239,6 +209,10 @@ func isBytes(t reflect.Type, o codecOpts) bool {
 	return !o.tuple && e.Kind() == reflect.Uint8 &&
 		!e.Implements(marshalerType) && !reflect.PointerTo(e).Implements(marshalerType) &&
 		!reflect.PointerTo(e).Implements(unmarshalerType)
+}
+
+func unsupportedDecoder(t reflect.Type) decodeFunc {
+	return func(term.Term, reflect.Value) error { return &UnsupportedTypeError{Type: t} }
 }
 
 func unsupportedEncoder(t reflect.Type) appendFunc {
