@@ -54,7 +54,6 @@ type decodeFunc func(t term.Term, v reflect.Value) error
 
 var unmarshalerType = reflect.TypeFor[Unmarshaler]()
 
-
 // A codec is the compiled conversion of one Go type (with the tag options
 // that reach it): everything reflection can tell about the type is looked
 // up once, when the codec is built, as encoding/json does, so that
