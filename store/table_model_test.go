@@ -12,6 +12,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
@@ -291,17 +292,28 @@ func tbCheck(t interface {
 // index look-up and CheckTables agree with the map.
 func TestTableModel(t *testing.T) {
 	ctx := context.Background()
-	rapid.Check(t, func(rt *rapid.T) {
-		seed := rapid.Uint64().Draw(rt, "seed")
-		n := rapid.IntRange(1, 40).Draw(rt, "steps")
-		s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
-		if err != nil {
-			rt.Fatal(err)
-		}
-		defer s.Close()
-		if err := s.CreateTable(ctx, tbDef); err != nil {
-			rt.Fatal(err)
-		}
-		tbCheck(rt, s, tbSteps(rand.New(rand.NewPCG(seed, 28)), n))
-	})
+	// Each case opens a store: a few hundred of them quick, thousands
+	// at full size, whatever -rapid.checks says a call.
+	for done, want := 0, testsize.Pick(300, 3000); done < want; {
+		rapid.Check(t, func(rt *rapid.T) {
+			done++
+			tbModelCase(ctx, t, rt)
+		})
+	}
+}
+
+// tbModelCase is one case of TestTableModel: a fresh store, a seed and
+// a number of steps.
+func tbModelCase(ctx context.Context, t *testing.T, rt *rapid.T) {
+	seed := rapid.Uint64().Draw(rt, "seed")
+	n := rapid.IntRange(1, 40).Draw(rt, "steps")
+	s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
+	if err != nil {
+		rt.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CreateTable(ctx, tbDef); err != nil {
+		rt.Fatal(err)
+	}
+	tbCheck(rt, s, tbSteps(rand.New(rand.NewPCG(seed, 28)), n))
 }
