@@ -9,7 +9,13 @@
 //
 // The head is a pattern: '_' matches any term, '$N' any term and binds it
 // (the same term wherever it recurs), a map pattern any map with those
-// keys, and the rest matches itself exactly. Guards are Erlang guard
+// keys, a binary prefix <<"ali",_/binary>> (term.BinaryPrefix) any binary
+// that starts with those bytes, and the rest matches itself exactly. The
+// binary prefix is an extension: Erlang writes it in a function head, but
+// ets's match specifications have no term for it (ets:fun2ms refuses
+// one); the guards [{is_binary,'$1'},{'=:=',{binary_part,'$1',0,3},<<"ali">>}]
+// on a '$1' in its place select the same objects in ets. Guards and bodies
+// hold values, so a binary prefix there is refused. Guards are Erlang guard
 // expressions over the bound variables, all of which must be true:
 // comparisons ('<', '=<', '>', '>=', '==', '/=', '=:=', '=/='), type tests
 // (is_integer, is_float, is_number, is_atom, is_binary, is_bitstring,

@@ -1,6 +1,7 @@
 package matchspec
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/erlsext/sext/term"
@@ -104,6 +105,9 @@ func (c *compiler) expr(t term.Term) (*expr, error) {
 		case elems[0].Kind() != term.KindAtom:
 			return nil, c.fail(ErrSpec, brief(t)+": a call starts with a function name; {{...}} builds a tuple")
 		case len(elems) == 2 && elems[0].Atom() == "const":
+			if hasPrefix(elems[1]) {
+				return nil, c.fail(ErrSpec, brief(t)+": a binary prefix is a pattern, which only a head may hold")
+			}
 			return &expr{op: opConst, val: elems[1]}, nil
 		}
 		name := elems[0].Atom()
@@ -160,8 +164,29 @@ func (c *compiler) expr(t term.Term) (*expr, error) {
 			return nil, err
 		}
 		return &expr{op: opDesc, args: []*expr{a}}, nil
+	case term.KindBinaryPrefix:
+		// No value: Erlang has no <<"ali",_/binary>> outside a pattern.
+		return nil, c.fail(ErrSpec, brief(t)+": a binary prefix is a pattern, which only a head may hold")
 	}
 	return &expr{op: opConst, val: t}, nil
+}
+
+// hasPrefix reports whether t holds a binary prefix anywhere. The
+// recursion is bounded by the nesting Compile checked first.
+func hasPrefix(t term.Term) bool {
+	switch t.Kind() {
+	case term.KindBinaryPrefix:
+		return true
+	case term.KindTuple:
+		return slices.ContainsFunc(t.Elems(), hasPrefix)
+	case term.KindList:
+		return slices.ContainsFunc(t.Elems(), hasPrefix) || !t.IsProper() && hasPrefix(t.Tail())
+	case term.KindMap:
+		return slices.ContainsFunc(t.Entries(), func(e term.MapEntry) bool { return hasPrefix(e.Key) || hasPrefix(e.Value) })
+	case term.KindDesc:
+		return hasPrefix(t.Inner())
+	}
+	return false
 }
 
 // eval returns the expression's value, or false if evaluating it raises

@@ -1,6 +1,7 @@
 package matchspec
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strconv"
@@ -11,20 +12,23 @@ import (
 
 // A head is an Erlang pattern: '_' matches anything, '$N' anything but the
 // same term (exactly: 1 does not match 1.0) wherever it recurs, a map
-// pattern matches any map that has its keys (as in ets), and everything
-// else matches itself exactly. A pattern compiles to a tree of pats in
-// which every part without variables or maps is one constant.
+// pattern matches any map that has its keys (as in ets), a binary prefix
+// <<"ali",_/binary>> any binary of whole bytes that starts with its bytes
+// (as the same pattern in an Erlang function head), and everything else
+// matches itself exactly. A pattern compiles to a tree of pats in which
+// every part without variables, maps or binary prefixes is one constant.
 
 type patKind uint8
 
 const (
-	pAny   patKind = iota // '_'
-	pVar                  // '$N', slot
-	pConst                // a ground part, compared with term.Equal
-	pTuple                // elems
-	pList                 // elems, then tail against the rest
-	pMap                  // keys (ground) and elems (their value patterns)
-	pDesc                 // elems[0] against the inner term
+	pAny    patKind = iota // '_'
+	pVar                   // '$N', slot
+	pConst                 // a ground part, compared with term.Equal
+	pTuple                 // elems
+	pList                  // elems, then tail against the rest
+	pMap                   // keys (ground) and elems (their value patterns)
+	pDesc                  // elems[0] against the inner term
+	pPrefix                // val, a term.BinaryPrefix
 )
 
 type pat struct {
@@ -118,9 +122,12 @@ func collectVars(head term.Term, cl int) (_ []string, nodes int, _ error) {
 	return names, nodes, nil
 }
 
-// ground reports whether t holds no variable, no '_' and no map.
+// ground reports whether t holds no variable, no '_', no map and no
+// binary prefix.
 func ground(t term.Term) bool {
 	switch t.Kind() {
+	case term.KindBinaryPrefix:
+		return false
 	case term.KindAtom:
 		name := t.Atom()
 		return name != "_" && !varName(name)
@@ -205,6 +212,8 @@ func compilePat(t term.Term, slotOf map[string]int) pat {
 			return pat{kind: pConst, val: t}
 		}
 		return pat{kind: pDesc, elems: []pat{in}}
+	case term.KindBinaryPrefix:
+		return pat{kind: pPrefix, val: t}
 	}
 	return pat{kind: pConst, val: t}
 }
@@ -272,6 +281,10 @@ func (p *pat) match(t term.Term, slots []term.Term, bound []bool) bool {
 			}
 		}
 		return true
+	case pPrefix:
+		// As <<P, _/binary>> in Erlang: a bitstring that is no binary
+		// does not match, whatever its first bytes.
+		return t.Kind() == term.KindBinary && t.BitLen()%8 == 0 && bytes.HasPrefix(t.Bytes(), p.val.BinaryPrefix())
 	default: // pDesc
 		return t.Kind() == term.KindDesc && p.elems[0].match(t.Inner(), slots, bound)
 	}

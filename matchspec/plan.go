@@ -23,8 +23,10 @@ type Range struct {
 //
 // Each clause contributes the prefix range of its head (sext.PrefixRange;
 // a map pattern counts as a wildcard, since it matches maps with more
-// keys) narrowed by its guards where the head's first wildcard is a '$N'
-// the guards bound: comparisons with a number, atom, binary or [], type
+// keys; a binary prefix <<"ali",_/binary>> ends the prefix as a wildcard
+// does, after narrowing the range to the binaries that start with its
+// bytes, by whole bytes only inside a #Desc) narrowed by its guards where
+// the head's first wildcard is a '$N' the guards bound: comparisons with a number, atom, binary or [], type
 // tests, =:= (and == on terms without numbers) with any constant, and
 // their andalso, orelse, and and or. A variable the guards pin to a few
 // constants is replaced by each of them in turn, so the prefix runs on to
@@ -118,13 +120,17 @@ func (c *clause) ranges(p *planner, head term.Term, budget *int) []span {
 		name, ctx = w.name, spanCtx{desc: true}
 		cut = replaceAt(pattern, w.path, term.Atom("_"))
 	}
+	if name == "" { // a whole term (one key), or the prefix range
+		// A binary prefix narrows the range past its whole bytes.
+		lo, hi, err := sext.PrefixRange(cut)
+		if err != nil {
+			return []span{{lo: nil, hi: nil}} // read everything rather than guess
+		}
+		return []span{{lo: lo, hi: hi}}
+	}
 	pre, err := sext.Prefix(cut)
 	if err != nil {
 		return []span{{lo: nil, hi: nil}} // read everything rather than guess
-	}
-	whole := []span{{lo: pre, hi: sext.PrefixEnd(pre)}}
-	if name == "" { // a whole term (one key), or the prefix range
-		return whole
 	}
 	slot := slices.Index(c.names, name)
 	spans := p.guardSpans(c.guards, slot, ctx)
@@ -166,7 +172,7 @@ type wildKind uint8
 
 const (
 	wildNone    wildKind = iota // no wildcard: the pattern is one term
-	wildAny                     // '_', a tail or a variable inside a Desc: the prefix range only
+	wildAny                     // '_', a tail, a variable inside a Desc or a binary prefix: the prefix range only
 	wildVar                     // '$N' at an element's place
 	wildDescVar                 // #Desc<'$N'> at an element's place
 )
@@ -177,12 +183,16 @@ type wild struct {
 	path []int // element indexes from the root to the Desc, for wildDescVar
 }
 
-// firstWild finds the first wildcard in the order sext.Prefix meets it.
+// firstWild finds the first wildcard in the order sext.Prefix meets it. A
+// binary prefix ends the prefix as a wildcard does: a variable after it
+// cannot extend the prefix.
 func firstWild(t term.Term) wild {
 	var path []int
 	var walk func(t term.Term, inDesc bool) (wild, bool)
 	walk = func(t term.Term, inDesc bool) (wild, bool) {
 		switch t.Kind() {
+		case term.KindBinaryPrefix:
+			return wild{kind: wildAny}, true
 		case term.KindAtom:
 			name := t.Atom()
 			switch {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/erlsext/sext"
@@ -97,7 +98,7 @@ func Compile(ms term.Term) (*Spec, error) {
 	// The identity is the spec's encoding, hashed: the same spec written
 	// with other spacing has the same identity in any process. UTF-8
 	// atoms, so that any atom a spec may name has an encoding.
-	enc, encErr := sext.Options{UTF8Atoms: true}.Encode(ms)
+	enc, encErr := identity(ms)
 	if errors.Is(encErr, sext.ErrDepth) {
 		return nil, &SpecError{Err: ErrLimit, Detail: encErr.Error()}
 	}
@@ -114,6 +115,87 @@ func Compile(ms term.Term) (*Spec, error) {
 	sum := sha256.Sum256(enc)
 	s.id = hex.EncodeToString(sum[:8])
 	return s, nil
+}
+
+// identity returns the bytes a spec's identity hashes: its encoding. A
+// binary prefix has none, so a spec that holds one is encoded with '_' in
+// each one's place, followed by the encoding of the list [{N, <<Bytes>>}]
+// of the prefixes, N counting the subterms met before each in a
+// depth-first walk. One term's encoding is never a proper prefix of
+// another's, so no spec without prefixes has the same bytes, and the
+// list tells every two specs with prefixes apart.
+func identity(ms term.Term) ([]byte, error) {
+	o := sext.Options{UTF8Atoms: true}
+	if !hasPrefix(ms) {
+		return o.Encode(ms)
+	}
+	var marks []term.Term
+	n := 0
+	enc, err := o.Encode(stripPrefixes(ms, &n, &marks))
+	if err != nil {
+		return nil, err
+	}
+	return o.Append(enc, term.List(marks...))
+}
+
+// stripPrefixes returns t with '_' for each binary prefix, and appends
+// {N, <<Bytes>>} for each to marks, *n counting the subterms walked.
+func stripPrefixes(t term.Term, n *int, marks *[]term.Term) term.Term {
+	at := *n
+	*n++
+	each := func(ts []term.Term) []term.Term {
+		out := make([]term.Term, len(ts))
+		for i, x := range ts {
+			out[i] = stripPrefixes(x, n, marks)
+		}
+		return out
+	}
+	switch t.Kind() {
+	case term.KindBinaryPrefix:
+		*marks = append(*marks, term.Tuple(term.Int(int64(at)), term.Binary(t.BinaryPrefix())))
+		return term.Atom("_")
+	case term.KindTuple:
+		return term.Tuple(each(t.Elems())...)
+	case term.KindList:
+		if t.IsProper() {
+			return term.List(each(t.Elems())...)
+		}
+		es := each(t.Elems())
+		return term.ImproperList(es, stripPrefixes(t.Tail(), n, marks))
+	case term.KindMap:
+		// Keys are left as they are, so that no two become one: a key
+		// with a prefix fails to encode (Compile refuses it anyway).
+		es := slices.Clone(t.Entries())
+		for i := range es {
+			*n += countNodes(es[i].Key)
+			es[i].Value = stripPrefixes(es[i].Value, n, marks)
+		}
+		return term.Map(es...)
+	case term.KindDesc:
+		return term.Desc(stripPrefixes(t.Inner(), n, marks))
+	}
+	return t
+}
+
+// countNodes counts t's subterms, t included.
+func countNodes(t term.Term) int {
+	n := 1
+	switch t.Kind() {
+	case term.KindTuple, term.KindList:
+		for _, x := range t.Elems() {
+			n += countNodes(x)
+		}
+		if t.Kind() == term.KindList && !t.IsProper() {
+			n += countNodes(t.Tail())
+		}
+	case term.KindMap:
+		for _, e := range t.Entries() {
+			n += countNodes(e.Key) + countNodes(e.Value)
+		}
+	case term.KindDesc:
+		n += countNodes(t.Inner())
+	}
+	return n
 }
 
 // MaxClauses bounds the clauses of one specification.
