@@ -93,10 +93,16 @@ type TablePlan struct {
 type tablePlan struct {
 	d      *tableDef
 	ranges []matchspec.Range
-	ix     *tableIndex
-	v      term.Term
-	vb     []byte // v's encoding
-	why    string
+	// keys answers, on the key alone, the clauses that keyOnly marks:
+	// those whose heads leave every other field '_' and whose guards
+	// and body use nothing but the key's variables. A select with
+	// KeysOnly whose range has only such clauses decodes no object.
+	keys    *matchspec.Spec
+	keyOnly []bool
+	ix      *tableIndex
+	v       term.Term
+	vb      []byte // v's encoding
+	why     string
 }
 
 // ExplainTable returns what SelectTable reads for spec over table: its
@@ -153,11 +159,31 @@ func (d *tableDef) keySlot(head term.Term, clause int) (term.Term, error) {
 	return head.Elems()[d.KeyPos-1], nil
 }
 
+// keyDecides reports whether a head matches every object of d that its
+// key slot matches: a record head of the record's arity whose other
+// elements are '_' and whose first is the record's name or '_'.
+func (d *tableDef) keyDecides(head term.Term) bool {
+	if head.Kind() != term.KindTuple || d.arity() == 0 || head.Len() != d.arity() {
+		return false
+	}
+	for i, e := range head.Elems() {
+		switch {
+		case i == d.KeyPos-1:
+		case i == 0 && d.Record != "" && term.Equal(e, term.Atom(d.Record)):
+		case !term.Equal(e, wildcard):
+			return false
+		}
+	}
+	return true
+}
+
 // planTable plans a select of spec over d's objects.
 func (s *Store) planTable(d *tableDef, spec *matchspec.Spec) (*tablePlan, error) {
 	cls := spec.Term().Elems()
 	keyCls := make([]term.Term, len(cls))
 	heads := make([]term.Term, len(cls))
+	exact := make([]term.Term, len(cls))
+	keyOnly := make([]bool, len(cls))
 	for i, cl := range cls {
 		heads[i] = cl.Elems()[0]
 		kp, err := d.keySlot(heads[i], i)
@@ -173,8 +199,19 @@ func (s *Store) planTable(d *tableDef, spec *matchspec.Spec) (*tablePlan, error)
 			}
 		}
 		keyCls[i] = term.Tuple(kp, term.List(kept...), term.List(term.Atom("$_")))
+		if d.keyDecides(heads[i]) && len(kept) == cl.Elems()[1].Len() && onlyVars(cl.Elems()[2], vars) {
+			keyOnly[i] = true
+			exact[i] = term.Tuple(kp, cl.Elems()[1], cl.Elems()[2])
+		} else {
+			exact[i] = keyCls[i]
+		}
 	}
-	p := &tablePlan{d: d}
+	p := &tablePlan{d: d, keyOnly: keyOnly}
+	if slices.Contains(keyOnly, true) {
+		if ks, err := matchspec.Compile(term.List(exact...)); err == nil {
+			p.keys = ks
+		}
+	}
 	all := make([]int, len(cls))
 	for i := range all {
 		all[i] = i
@@ -421,7 +458,10 @@ func (s *Store) SelectTable(ctx context.Context, table string, spec *matchspec.S
 				return
 			}
 		}
-		sel := &tableSelection{s: s, ctx: ctx, d: d, id: id, opts: opts, m: spec.NewMatcher(), stats: opts.Stats}
+		sel := &tableSelection{s: s, ctx: ctx, d: d, id: id, opts: opts, m: spec.NewMatcher(), stats: opts.Stats, keyOnly: p.keyOnly}
+		if opts.KeysOnly && p.keys != nil {
+			sel.km = p.keys.NewMatcher()
+		}
 		if sel.stats == nil {
 			sel.stats = new(SelectStats)
 		}
@@ -465,6 +505,10 @@ type tableSelection struct {
 	// stopped: the caller's loop ended, so nothing more may be yielded,
 	// not even an error.
 	stopped bool
+	// km, with KeysOnly, matches the keys of the clauses keyOnly marks
+	// (tablePlan.keys).
+	km      *matchspec.Matcher
+	keyOnly []bool
 }
 
 // row matches the object stored under kb (the key's encoding) with the
@@ -472,6 +516,14 @@ type tableSelection struct {
 // object is damaged (reported to OnBadKey).
 func (sel *tableSelection) row(raw, kb, v []byte, clauses []int) (TableRow, bool) {
 	key, err := sel.s.codec.Decode(kb)
+	if err == nil && sel.km != nil && !slices.ContainsFunc(clauses, func(c int) bool { return !sel.keyOnly[c] }) {
+		// KeysOnly, and the key decides: no object to decode.
+		res, ok := sel.km.MatchClauses(key, clauses)
+		if !ok {
+			return TableRow{}, false
+		}
+		return TableRow{Key: key, Result: res, raw: bytes.Clone(kb), id: sel.id, rev: sel.opts.Reverse}, true
+	}
 	var obj term.Term
 	if err == nil {
 		obj, err = sel.d.object(key, v)

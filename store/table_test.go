@@ -397,3 +397,55 @@ func sextBytes(t *testing.T, text string) []byte {
 	}
 	return b
 }
+
+// TestSelectTableKeysOnly: with KeysOnly, clauses that the key decides
+// (other fields '_', guards and body on the key's variables) run on the
+// key alone, so an object whose value is damaged still gives its key;
+// read whole, the same object is reported to OnBadKey and skipped.
+func TestSelectTableKeysOnly(t *testing.T) {
+	ctx := context.Background()
+	kv, err := pebblekv.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := store.New(kv, nil)
+	defer s.Close()
+	if err := s.CreateTable(ctx, store.TableDef{Name: "t", Record: "r", Attributes: []string{"k", "v"}}); err != nil {
+		t.Fatal(err)
+	}
+	b := s.NewTableBatch()
+	for i := range 5 {
+		b.Write("t", term.Tuple(term.Atom("r"), term.Int(int64(i)), term.Int(int64(10*i))))
+	}
+	if err := s.ApplyTableBatch(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	wb := kv.NewBatch()
+	wb.Set(append([]byte{0, 'T', 0, 0, 0, 1, 2}, sextBytes(t, `3`)...), []byte("damaged"))
+	if err := wb.Commit(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	wb.Close()
+	for _, c := range []struct {
+		spec     string
+		keysOnly bool
+		want     int
+		bad      int
+	}{
+		{`[{{r,'$1','_'},[{'>','$1',1}],['$1']}]`, true, 3, 0},  // the key decides: 2, 3, 4
+		{`[{{r,'$1','_'},[{'>','$1',1}],['$1']}]`, false, 2, 1}, // read whole: 3 is damaged
+		{`[{{r,'$1','$2'},[{'>','$1',1}],['$1']}]`, true, 2, 1}, // '$2' needs the object
+	} {
+		var bad int
+		n := 0
+		for _, err := range s.SelectTable(ctx, "t", matchspec.MustParse(c.spec), store.SelectOptions{KeysOnly: c.keysOnly, OnBadKey: func([]byte, error) { bad++ }}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != c.want || bad != c.bad {
+			t.Errorf("%s keys only %v: %d rows, %d bad; want %d, %d", c.spec, c.keysOnly, n, bad, c.want, c.bad)
+		}
+	}
+}
