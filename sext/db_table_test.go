@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/erlsext/sext/internal/etcdcluster"
 )
 
 // TestDBTable runs the table commands end to end: create, list, info,
@@ -148,4 +150,32 @@ func TestDBTableLoadSIGKILL(t *testing.T) {
 		db("table", "check").want(t, 0, "", fmt.Sprintf("%s objects, %s index entries", commas(count), commas(count)))
 		t.Logf("trial %d: killed with %d objects reported durable; %d there, counted exactly", trial, durable, count)
 	}
+}
+
+// TestDBTableEtcd runs the table commands on a cluster of its own: a
+// load in batches that fit etcd's transactions (with a unique index,
+// each object's condition and entry count toward them), the count, a
+// select through the index, a refusal.
+func TestDBTableEtcd(t *testing.T) {
+	t.Parallel()
+	c := etcdcluster.Start(t, etcdcluster.Options{})
+	eps := strings.Join(c.Endpoints(), ",")
+	db := func(stdin string, args ...string) result {
+		t.Helper()
+		return runSext(t, stdin, append([]string{"db", "--etcd", eps}, args...)...)
+	}
+	db("", "table", "create", "orders", "id", "customer", "ref", "--record", "order").want(t, 0, "")
+	db("", "table", "index", "orders", "ref", "--unique").want(t, 0, "", "indexed orders by ref: read 0 objects")
+	var in strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&in, "{order, %d, %d, <<\"r%d\">>}\n", i, i%7, i)
+	}
+	in.WriteString("{order, 500, 1, <<\"r3\">>}\n") // r3 is taken
+	db(in.String(), "load", "--table", "orders", "-").want(t, 1, "", "stdin:501: ", "unique index conflict", "stored 500 objects in orders")
+	db("", "table", "info", "orders").want(t, 0, lines("table\torders", "record\torder", "attributes\tid customer ref",
+		"keypos\t2", "type\tordered_set", "state\tready", "index\tref unique ready", "count\t500"))
+	db("", "select", "--table", "orders", `[{{order,'$1','_',<<"r42">>},[],['$1']}]`).want(t, 0, lines("42"))
+	db("", "explain", "--table", "orders", "--count", `[{{order,'_','_',<<"r42">>},[],['$_']}]`)
+	db("", "delete", "orders", "42").want(t, 0, "")
+	db("", "table", "check").want(t, 0, "", "499 objects, 499 index entries")
 }
