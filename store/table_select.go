@@ -340,6 +340,8 @@ func groundTerm(t term.Term) bool {
 		return !slices.ContainsFunc(t.Entries(), func(e term.MapEntry) bool { return !groundTerm(e.Key) || !groundTerm(e.Value) })
 	case term.KindDesc:
 		return groundTerm(t.Inner())
+	case term.KindBinaryPrefix:
+		return false // a pattern: <<"ali",_/binary>>
 	}
 	return true
 }

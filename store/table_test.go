@@ -449,3 +449,38 @@ func TestSelectTableKeysOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectTableBinaryPrefix: a binary prefix in a head narrows the
+// key's range, and at an indexed field it is no value to look up: the
+// select reads the table and matches the prefix.
+func TestSelectTableBinaryPrefix(t *testing.T) {
+	ctx := context.Background()
+	s := tbOpen(t)
+	if err := s.CreateTableIndex(ctx, "person", "email", false, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{`{person, <<"alice">>, 1, <<"a@x">>}`, `{person, <<"alina">>, 2, <<"b@y">>}`, `{person, <<"bob">>, 3, <<"a@z">>}`} {
+		if err := s.WriteObject(ctx, "person", tbTerm(t, o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		spec, index string
+		want        []string
+	}{
+		{`[{{person,<<"ali",_/binary>>,'_','_'},[],['$_']}]`, "", []string{`<<"alice">>`, `<<"alina">>`}},
+		{`[{{person,'_','_',<<"a@",_/binary>>},[],['$_']}]`, "", []string{`<<"alice">>`, `<<"bob">>`}},
+	} {
+		var st store.SelectStats
+		var got []string
+		for r, err := range s.SelectTable(ctx, "person", matchspec.MustParse(c.spec), store.SelectOptions{Stats: &st}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, r.Key.String())
+		}
+		if !slices.Equal(got, c.want) || st.Index != c.index {
+			t.Errorf("%s: %v through %q; want %v through %q", c.spec, got, st.Index, c.want, c.index)
+		}
+	}
+}
