@@ -62,8 +62,8 @@ func Available() bool {
 	return err1 == nil && err2 == nil
 }
 
-// Start compiles the server into dir and starts a VM on it. The VM stops
-// when ctx is done or Close is called.
+// Start puts the compiled server into dir and starts a VM on it. The VM
+// stops when ctx is done or Close is called.
 func Start(ctx context.Context, dir string) (*VM, error) { return StartArgs(ctx, dir) }
 
 // StartArgs is Start with more arguments for erl, such as "+pc", "unicode"
@@ -72,12 +72,12 @@ func StartArgs(ctx context.Context, dir string, args ...string) (*VM, error) {
 	if !Available() {
 		return nil, ErrNoErlang
 	}
-	src := filepath.Join(dir, "erlvm_srv.erl")
-	if err := os.WriteFile(src, serverSource, 0o644); err != nil {
+	beam, err := compiledServer(ctx)
+	if err != nil {
 		return nil, err
 	}
-	if out, err := exec.CommandContext(ctx, "erlc", "-o", dir, src).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("erlvm: erlc: %v: %s", err, out)
+	if err := os.WriteFile(filepath.Join(dir, "erlvm_srv.beam"), beam, 0o644); err != nil {
+		return nil, err
 	}
 	// Logging goes to standard error: standard output is the channel.
 	argv := append([]string{"-noshell", "-noinput", "-pa", dir,
@@ -100,6 +100,40 @@ func StartArgs(ctx context.Context, dir string, args ...string) (*VM, error) {
 	}
 	go func() { v.err = cmd.Wait(); close(v.done) }()
 	return v, nil
+}
+
+var server struct {
+	mu   sync.Mutex
+	beam []byte
+}
+
+// compiledServer returns the server module compiled by erlc: once a
+// process, since erlc starts a VM of its own (half a second or more).
+// A failure is not kept: the next call tries again.
+func compiledServer(ctx context.Context) ([]byte, error) {
+	server.mu.Lock()
+	defer server.mu.Unlock()
+	if server.beam != nil {
+		return server.beam, nil
+	}
+	dir, err := os.MkdirTemp("", "erlvm-erlc-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	src := filepath.Join(dir, "erlvm_srv.erl")
+	if err := os.WriteFile(src, serverSource, 0o644); err != nil {
+		return nil, err
+	}
+	if out, err := exec.CommandContext(ctx, "erlc", "-o", dir, src).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("erlvm: erlc: %v: %s", err, out)
+	}
+	beam, err := os.ReadFile(filepath.Join(dir, "erlvm_srv.beam"))
+	if err != nil {
+		return nil, fmt.Errorf("erlvm: erlc wrote no module: %w", err)
+	}
+	server.beam = beam
+	return beam, nil
 }
 
 // Close stops the VM: it closes the channel, which ends the server's loop,

@@ -9,7 +9,7 @@ import (
 )
 
 func TestCall(t *testing.T) {
-	v := ForTest(t)
+	v := Shared(t)
 	ctx := context.Background()
 	rel, err := v.Call(ctx, "otp_release", term.List())
 	if err != nil {

@@ -51,13 +51,13 @@ var shared struct {
 
 // Shared returns the VM that the tests of one test binary share, skipping
 // or failing t as ForTest does where Erlang is missing. A VM costs a
-// compilation and a start (a second or more on a loaded machine), so
-// tests that each check their cases in a few calls share one. It starts
-// on the first call, and again on a call after it has exited (a test's
-// context killed it, or it crashed); it stops when the test binary exits
-// and its channel closes. Calls from tests running in parallel take turns.
-// A test that needs a VM with other flags, or one it may break on
-// purpose, takes its own from ForTest or ForTestArgs.
+// start (a second or more on a loaded machine), so tests that each check
+// their cases in a few calls share one. It starts on the first call, and
+// again on a call after it has exited (a test's context killed it, or it
+// crashed); it stops when the test binary exits and its channel closes.
+// Calls from tests running in parallel take turns. A test that needs a VM
+// with other flags, or one it may break on purpose, takes its own from
+// ForTest or ForTestArgs.
 func Shared(t testing.TB) *VM {
 	t.Helper()
 	needErlang(t)
