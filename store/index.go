@@ -195,7 +195,9 @@ func patternVars(p term.Term) []string {
 			for _, e := range t.Elems() {
 				walk(e)
 			}
-			walk(t.Tail())
+			if !t.IsProper() { // a proper list's Tail is [], itself a list
+				walk(t.Tail())
+			}
 		case term.KindMap:
 			for _, e := range t.Entries() {
 				walk(e.Key)
