@@ -61,6 +61,8 @@ type Unmarshaler interface {
 //   - Structs: a tuple of their exported fields in declaration order, so
 //     that keys sort field by field; a Record field adds the record's
 //     atom. Embedded structs are fields like any other, not flattened.
+//     A struct whose Record field is tagged `sext:",map"` is an Erlang map
+//     from its field names (atoms) to their values instead.
 //   - Maps: Erlang maps, which sort by size first, then entry by entry in
 //     key order.
 //   - Pointers: what they point to. A nil pointer or interface is the atom
@@ -93,6 +95,8 @@ type Unmarshaler interface {
 //	Field string `sext:",charlist"` // list of code points
 //	Field []T `sext:",tuple"`       // tuple instead of list
 //	Field T `sext:"name"`           // the key's name in a map-form struct
+//	_ sext.Record `sext:"order"`    // {order, ...}: a record (first field)
+//	_ sext.Record `sext:",map"`     // a map from field names to values
 //
 // Options combine ("name,desc,atom"). The name matters only for structs in
 // map form, whose keys are the fields' names (Go names by default) as
@@ -186,7 +190,12 @@ func encodedAtom(name string) []byte {
 // Slices and maps are replaced, not merged into; an empty list, binary or
 // map gives a nil slice or map, since the encoding cannot tell nil from
 // empty. A non-nil pointer is decoded through; a nil one is allocated; the
-// atom undefined makes it nil. An empty interface receives the term.Term.
+// atom undefined makes it nil. An empty interface receives the term.Term,
+// which loses nothing (an atom stays apart from a binary, a tuple from a
+// list); read into the struct that wrote a value to get Go values back,
+// or into store.Table's type for tables of records. A map's keys convert
+// as its key type's values do: atom keys, as a map-form struct writes,
+// need string keys tagged "atom" (or the struct itself).
 // Struct fields absent from a map-form struct's map keep their values.
 // Unmarshal stops at the first error, leaving v partly set.
 func Unmarshal(b []byte, v any) error { return Options{}.Unmarshal(b, v) }
