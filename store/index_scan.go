@@ -80,7 +80,9 @@ func (s *Store) IndexScan(ctx context.Context, name string, valuePattern term.Te
 // every range in the store is: the values from the first that can match
 // From up to, and not including, the first that can match Before. With
 // integer values, {From: 3, Before: 6} is 3, 4 and 5; with patterns,
-// {From: {a,'_'}, Before: {b,'_'}} is every {a, X} and nothing of {b, X}.
+// {From: {a,'_'}, Before: {b,'_'}} is every {a, X} and nothing of {b, X},
+// and {From: <<"A1",_/binary>>, Before: <<"A2",_/binary>>} every binary
+// that starts with "A1" and none that starts with "A2".
 // A Before that sorts at or below From is an empty range.
 type ValueRange struct {
 	From   term.Term // included: the least value that can match it
@@ -92,11 +94,13 @@ type ValueRange struct {
 // (as ScanRange does for keys). Options, paging and errors are as for
 // IndexScan.
 func (s *Store) IndexScanRange(ctx context.Context, name string, r ValueRange, opts IndexScanOptions) iter.Seq2[IndexEntry, error] {
-	lower, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), r.From, wildcard))
+	// The lower ends of the patterns' prefix ranges: a binary prefix
+	// (<<"A1",_/binary>>) starts its range past its whole bytes.
+	lower, _, err := s.codec.PrefixRange(term.Tuple(atomIndex, term.Binary([]byte(name)), r.From, wildcard))
 	if err != nil {
 		return failed[IndexEntry](err)
 	}
-	upper, err := s.codec.Prefix(term.Tuple(atomIndex, term.Binary([]byte(name)), r.Before, wildcard))
+	upper, _, err := s.codec.PrefixRange(term.Tuple(atomIndex, term.Binary([]byte(name)), r.Before, wildcard))
 	if err != nil {
 		return failed[IndexEntry](err)
 	}

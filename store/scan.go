@@ -49,10 +49,13 @@ type ScanOptions struct {
 
 // Scan yields, in term order, every entry whose key matches pattern (see
 // sext.Match): '_' matches any term, '$N' any term but the same one
-// wherever it appears. It reads only the byte range of the pattern's
-// prefix (sext.PrefixRange) and filters that with Match, so it is fast when
-// the pattern's wildcards come late: {order, 42, '_', '_'} reads one
-// customer's orders, {order, '_', '_', 7} reads every order.
+// wherever it appears, a binary prefix <<"ali",_/binary>> any binary
+// that starts with its bytes. It reads only the byte range of the
+// pattern's prefix (sext.PrefixRange) and filters that with Match, so it
+// is fast when the pattern's wildcards come late: {order, 42, '_', '_'}
+// reads one customer's orders, {order, '_', '_', 7} reads every order,
+// and {user, <<"ali",_/binary>>, '_'} reads only the users whose name
+// starts with "ali".
 //
 // An error ends the sequence: it is the last pair yielded, with a zero
 // Entry. Breaking out of the loop early is fine; the underlying iterator
@@ -70,11 +73,15 @@ func (s *Store) Scan(ctx context.Context, pattern term.Term, opts ScanOptions) i
 }
 
 // ScanRange yields, in term order, every entry whose key lies from the
-// start of from's prefix range to the end of to's: the keys k with
-// lower(from) <= encode(k) < upper(to), where [lower, upper) is
-// sext.PrefixRange. With from {order, 42, T1, '_'} and to {order, 42, T2,
-// '_'} that is customer 42's orders from time T1 to T2, both ends
-// included.
+// first key that can match from through the last key that can match to,
+// both ends included: the keys k with lower(from) <= encode(k) <
+// upper(to), where [lower, upper) is sext.PrefixRange. The keys that
+// match to are yielded: to names the last keys of the range, not the
+// first ones left out, unlike the half-open ranges elsewhere
+// (ValueRange's Before, iterator bounds). With from {order, 42, T1, '_'}
+// and to {order, 42, T2, '_'} that is customer 42's orders from time T1
+// to T2, the orders at T2 included; with to {user, <<"b",_/binary>>},
+// every user up to and including those whose name starts with "b".
 //
 // Nothing is filtered by Match: a key between the bounds is yielded even
 // if it matches neither pattern (an {order, 42, T, X} with T between T1
@@ -82,15 +89,14 @@ func (s *Store) Scan(ctx context.Context, pattern term.Term, opts ScanOptions) i
 // are left nil. If to's range ends before from's starts, nothing is
 // yielded. Errors and early exits are as for Scan.
 func (s *Store) ScanRange(ctx context.Context, from, to term.Term, opts ScanOptions) iter.Seq2[Entry, error] {
-	lower, err := s.codec.Prefix(from)
+	lower, _, err := s.codec.PrefixRange(from)
 	if err != nil {
 		return failed[Entry](err)
 	}
-	toPrefix, err := s.codec.Prefix(to)
+	_, upper, err := s.codec.PrefixRange(to)
 	if err != nil {
 		return failed[Entry](err)
 	}
-	upper := sext.PrefixEnd(toPrefix)
 	if upper != nil && bytes.Compare(lower, upper) >= 0 {
 		return func(func(Entry, error) bool) {}
 	}

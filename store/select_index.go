@@ -28,8 +28,14 @@ import (
 // stands, and the clause's guards bound it (matchspec.Spec.VarRanges):
 // the entries of those values come in value order, so the select gathers
 // their keys, sorts them and reads them in key order; a token cuts the
-// keys gathered. The clause's guards and body run on each key as they
-// would on a scan.
+// keys gathered. A head that gives the value as a pattern whose prefix
+// ends at a binary prefix is read the same way, over the values in the
+// pattern's prefix range:
+//
+//	select [{{order,'_','_',<<"A1",_/binary>>},[],['$_']}]
+//	                                              reads the entries of the values that start with "A1"
+//
+// The clause's guards and body run on each key as they would on a scan.
 
 // maxIndexRangeKeys bounds the keys a select gathers from an index's
 // range of values to sort them. Past it the select reads its plan
@@ -55,16 +61,18 @@ type SelectPlan struct {
 type IndexPlan struct {
 	Name string // the index's name
 	// Value is the index value whose entries are read: a constant the
-	// clause's head gives, or the head's variable ('$N') whose values
-	// the clause's guards bound.
+	// clause's head gives, the head's variable ('$N') whose values the
+	// clause's guards bound, or a pattern the head gives whose prefix
+	// ends at a binary prefix (<<"A1",_/binary>>), whose values in its
+	// prefix range (sext.PrefixRange) are read.
 	Value term.Term
 	// Ranges bound the entries' keys in the store's reserved range (each
 	// Lower included, Upper not), ascending, with the clauses, counted
 	// from 0, that run on each entry's data key: the one clause an index
-	// answers. For a constant, one range; for a variable, one for each
-	// range of values its guards allow.
+	// answers. For a constant or a pattern, one range; for a variable,
+	// one for each range of values its guards allow.
 	Ranges []matchspec.Range
-	// Sorted reports that the entries are those of a range of values,
+	// Sorted reports that the entries are those of ranges of values,
 	// which come in value order: the select gathers their keys (if there
 	// are no more than 262,144; past that it reads its plan instead,
 	// and SelectStats.Index is empty) and sorts them into key order.
@@ -159,7 +167,14 @@ func (s *Store) selectIndex(ctx context.Context, spec *matchspec.Spec) (indexRea
 		if ground(v) {
 			return indexRead{ix: ix, value: v}, true, nil
 		}
-		if byRange.ix == nil && s.plainCodec() && len(ix.vars) == 1 && isVariable(v) {
+		switch {
+		case byRange.ix != nil:
+		case binaryPrefixFirst(v):
+			lo, hi, err := s.codec.PrefixRange(v)
+			if err == nil {
+				byRange = indexRead{ix: ix, value: v, values: []matchspec.Range{{Lower: lo, Upper: hi, Clauses: []int{0}}}}
+			}
+		case s.plainCodec() && len(ix.vars) == 1 && isVariable(v):
 			if rs, ok := spec.VarRanges(0, v.Atom()); ok {
 				byRange = indexRead{ix: ix, value: v, values: rs}
 			}
@@ -191,28 +206,62 @@ func covers(plan []matchspec.Range, lo, hi []byte) bool {
 	return false
 }
 
-// ground reports whether t holds no wildcard.
+// ground reports whether t, a part of a head, matches only itself: it
+// holds no wildcard, no binary prefix and no map (a map pattern matches
+// maps with more keys).
 func ground(t term.Term) bool {
 	switch t.Kind() {
 	case term.KindAtom:
 		return !sext.IsWildcard(t)
+	case term.KindBinaryPrefix, term.KindMap:
+		return false
 	case term.KindTuple, term.KindList:
 		for _, e := range t.Elems() {
 			if !ground(e) {
 				return false
 			}
 		}
-		return t.Kind() != term.KindList || ground(t.Tail())
-	case term.KindMap:
-		for _, e := range t.Entries() {
-			if !ground(e.Key) || !ground(e.Value) {
-				return false
-			}
-		}
+		// A proper list's Tail is [], itself a list: stop there.
+		return t.Kind() != term.KindList || t.IsProper() || ground(t.Tail())
 	case term.KindDesc:
 		return ground(t.Inner())
 	}
 	return true
+}
+
+// binaryPrefixFirst reports whether the first part of the head pattern t
+// that is not a constant, in the order sext.Prefix walks it, is a binary
+// prefix: the values t matches then lie in its prefix range, which the
+// binary prefix narrows. A wildcard or a map first (a map pattern matches
+// maps with more keys, which its range would not hold) is false.
+func binaryPrefixFirst(t term.Term) bool {
+	found, _ := prefixWalk(t)
+	return found
+}
+
+// prefixWalk reports whether a binary prefix comes first in t, and
+// whether the walk stopped in t.
+func prefixWalk(t term.Term) (found, stop bool) {
+	switch t.Kind() {
+	case term.KindBinaryPrefix:
+		return true, true
+	case term.KindAtom:
+		return false, sext.IsWildcard(t)
+	case term.KindMap:
+		return false, true
+	case term.KindTuple, term.KindList:
+		for _, e := range t.Elems() {
+			if found, stop = prefixWalk(e); stop {
+				return found, true
+			}
+		}
+		if t.Kind() == term.KindList && !t.IsProper() {
+			return prefixWalk(t.Tail())
+		}
+	case term.KindDesc:
+		return prefixWalk(t.Inner())
+	}
+	return false, false
 }
 
 // selectByIndex runs a select over r's entries; it reports false when it

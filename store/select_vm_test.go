@@ -43,7 +43,8 @@ const vmBatch = 500
 
 // TestSelectAgreesWithETS: for random key sets and random specifications
 // (specgen's Erlang mode: several clauses, guards on the variable that
-// bounds the scan and on others, every body form), Store.Select on a
+// bounds the scan and on others, every body form, binary prefixes in
+// heads, which ets runs as the guards specgen.ETS writes), Store.Select on a
 // Pebble store holding the keys returns, forward and reverse and in pages
 // resumed by tokens, the rows that OTP's ets:select and ets:select_reverse
 // return on an ordered_set holding the same keys, in the same order
@@ -68,7 +69,7 @@ func TestSelectAgreesWithETS(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
 			seed := rapid.Uint64().Draw(rt, "seed")
 			n := rapid.IntRange(0, 100).Draw(rt, "keys")
-			g := &specgen.Gen{R: rand.New(rand.NewPCG(seed, seed^0xE75)), Erlang: true}
+			g := &specgen.Gen{R: rand.New(rand.NewPCG(seed, seed^0xE75)), Erlang: true, Prefixes: true}
 			cases = append(cases, vmCase{seed, n, erlangOrderKeys(rt, g, n), g.Spec()})
 		})
 		cases = cases[:min(len(cases), want)]
@@ -92,7 +93,7 @@ func TestSelectAgreesWithETS(t *testing.T) {
 		part := cases[lo:min(lo+vmBatch, len(cases))]
 		arg := make([]term.Term, len(part))
 		for i, c := range part {
-			arg[i] = term.Tuple(term.List(c.keys...), c.spec)
+			arg[i] = term.Tuple(term.List(c.keys...), specgen.ETS(c.spec))
 		}
 		res, err := vm.Eval(ctx, "ets_select:run(Cases).", map[string]term.Term{"Cases": term.List(arg...)})
 		if err != nil {
@@ -139,8 +140,11 @@ func TestSelectAgreesWithETS(t *testing.T) {
 			st.add(c, r.Elems()[0])
 		}
 	}
-	t.Logf("%d cases (%d with rows), %d keys (of %d drawn; %d holding maps, %d floats of integral value), %d rows each way",
-		st.cases, st.withRows, st.keys, st.drawn, st.maps, st.floats, st.rows)
+	t.Logf("%d cases (%d with rows), %d keys (of %d drawn; %d holding maps, %d floats of integral value), %d rows each way; %d specs with binary prefixes, %d rows",
+		st.cases, st.withRows, st.keys, st.drawn, st.maps, st.floats, st.rows, st.prefixCases, st.prefixRows)
+	if st.prefixRows == 0 {
+		t.Error("no spec with a binary prefix selected a row")
+	}
 }
 
 // describe names case i for a failure: its seed and count, which
@@ -150,7 +154,10 @@ func (c vmCase) describe(i int) string {
 }
 
 // vmStats counts what the cases held, to show the test checked something.
-type vmStats struct{ cases, withRows, drawn, keys, maps, floats, rows int }
+type vmStats struct {
+	cases, withRows, drawn, keys, maps, floats, rows int
+	prefixCases, prefixRows                          int // cases whose spec holds a binary prefix, and their rows
+}
 
 // add counts case c, forward being ets:select's rows.
 func (st *vmStats) add(c vmCase, forward term.Term) {
@@ -159,6 +166,10 @@ func (st *vmStats) add(c vmCase, forward term.Term) {
 		st.withRows++
 	}
 	st.rows += forward.Len()
+	if contains(c.spec, isKind(term.KindBinaryPrefix)) {
+		st.prefixCases++
+		st.prefixRows += forward.Len()
+	}
 	st.drawn += c.drawn
 	st.keys += len(c.keys)
 	for _, k := range c.keys {

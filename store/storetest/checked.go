@@ -62,10 +62,15 @@ type CheckedKV struct {
 	iters  map[*checkedIter]struct{} // open iterators
 	closed bool
 	faults atomic.Int64
+	keys   atomic.Int64 // keys the cursors stepped onto
 }
 
 // Unwrap returns the backend under the checks.
 func (c *CheckedKV) Unwrap() store.KV { return c.kv }
+
+// KeysRead returns the number of keys its cursors have stepped onto so
+// far (Next calls that returned true), in all: what a scan read.
+func (c *CheckedKV) KeysRead() int64 { return c.keys.Load() }
 
 // Faults returns the number of misuses reported so far.
 func (c *CheckedKV) Faults() int64 { return c.faults.Load() }
@@ -203,6 +208,9 @@ func (i *checkedIter) Next() bool {
 	}
 	i.spoil()
 	i.on = i.it.Next()
+	if i.on {
+		i.c.keys.Add(1)
+	}
 	return i.on
 }
 

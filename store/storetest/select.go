@@ -32,9 +32,12 @@ type SelectConfig struct {
 // and reverse, with and without values; and paging by continuation
 // tokens, pages of any size, concatenates to the same rows. Then tokens
 // that must be refused, writes between pages, cancellation, foreign
-// keys, and guards that bound an indexed variable, which read only the
-// index's range of values. Every KV open returns is wrapped with Checked, so a misuse of a
-// cursor or a batch fails the test.
+// keys, guards that bound an indexed variable, which read only the
+// index's range of values, and binary prefixes (<<"ali",_/binary>>) in
+// selects, scans, index scans and range scans, which read only the keys
+// whose binary starts with the prefix, also beside writers and index
+// maintenance. Every KV open returns is wrapped with Checked, so a
+// misuse of a cursor or a batch fails the test.
 func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig) {
 	if cfg.Keys <= 0 {
 		cfg.Keys = testsize.Pick(1000, 3000)
@@ -49,6 +52,7 @@ func RunSelect(t *testing.T, open func(t *testing.T) store.KV, cfg SelectConfig)
 	t.Run("Context", func(t *testing.T) { testSelectContext(t, open) })
 	t.Run("ForeignKeys", func(t *testing.T) { testSelectForeign(t, open) })
 	t.Run("IndexRanges", func(t *testing.T) { testSelectIndexRanges(t, open, cfg) })
+	t.Run("BinaryPrefix", func(t *testing.T) { testBinaryPrefix(t, open, cfg) })
 }
 
 type selRow struct {
