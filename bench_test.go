@@ -3,6 +3,7 @@ package sext
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"math/big"
@@ -78,35 +79,38 @@ func BenchmarkArenaShapes(b *testing.B) {
 		for _, e := range encs {
 			size += len(e)
 		}
-		b.Run("work="+w+"/mode=floor/dec=bare", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			c0 := cputime.Process()
-			for range b.N {
-				for _, e := range encs {
-					if end, ok := bareEnd(e, 0); !ok || end != len(e) {
-						b.Fatalf("bareEnd: %d, %v of %d bytes (it knows only integers, atoms, binaries, tuples and lists)", end, ok, len(e))
+		// The floor: bareEnd finds term ends and checks little; the
+		// shared reader makes every check a decoder makes.
+		ends := map[string]func(e []byte) (int, error){
+			"bare": func(e []byte) (int, error) {
+				if end, ok := bareEnd(e, 0); ok {
+					return end, nil
+				}
+				return 0, errors.New("bareEnd knows only integers, atoms, binaries, tuples and lists")
+			},
+			"reader": func(e []byte) (int, error) {
+				s := newSkipper(e, Options{})
+				end, _, err := s.skip(0, 0)
+				s.release()
+				return end, err
+			},
+		}
+		for _, dec := range []string{"bare", "reader"} {
+			b.Run("work="+w+"/mode=floor/dec="+dec, func(b *testing.B) {
+				end := ends[dec]
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				c0 := cputime.Process()
+				for range b.N {
+					for _, e := range encs {
+						if n, err := end(e); err != nil || n != len(e) {
+							b.Fatalf("%s: %d, %v of %d bytes", dec, n, err, len(e))
+						}
 					}
 				}
-			}
-			reportCPUPerTerm(b, c0, len(encs))
-		})
-		// The shared reader, every check made: the least a decoder does.
-		b.Run("work="+w+"/mode=floor/dec=reader", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			c0 := cputime.Process()
-			for range b.N {
-				for _, e := range encs {
-					s := newSkipper(e, Options{})
-					if end, _, err := s.skip(0, 0); err != nil || end != len(e) {
-						b.Fatalf("reader: %d, %v of %d bytes", end, err, len(e))
-					}
-					s.release()
-				}
-			}
-			reportCPUPerTerm(b, c0, len(encs))
-		})
+				reportCPUPerTerm(b, c0, len(encs))
+			})
+		}
 		for _, mode := range []string{"reuse", "plain"} {
 			for _, dec := range []string{"recursive", "cps"} {
 				b.Run("work="+w+"/mode="+mode+"/dec="+dec, func(b *testing.B) {

@@ -114,42 +114,26 @@ descend:
 		case tagPos4, tagNeg4: // the commonest leaf, read here without a call
 			if x, ok := smallInt64(d.buf, pos); ok {
 				v, pos = term.Int(x), pos+5
-			} else if v, pos, err = d.smallFloat(pos); err != nil {
-				return d.fail(ks, err)
+			} else {
+				v, pos, err = d.smallFloat(pos)
 			}
-
 		case tagPosBig, tagNegBig:
-			if v, pos, err = d.bignum(pos); err != nil {
-				return d.fail(ks, err)
-			}
-
+			v, pos, err = d.bignum(pos)
 		case tagBinary:
-			if v, pos, err = d.binary(pos); err != nil {
-				return d.fail(ks, err)
-			}
-
+			v, pos, err = d.binary(pos)
 		case tagAtom:
-			if v, pos, err = d.atom(pos); err != nil {
-				return d.fail(ks, err)
-			}
-
+			v, pos, err = d.atom(pos)
 		case tagPid:
-			if v, pos, err = d.pid(pos); err != nil {
-				return d.fail(ks, err)
-			}
-
+			v, pos, err = d.pid(pos)
 		case tagPort:
-			if v, pos, err = d.port(pos); err != nil {
-				return d.fail(ks, err)
-			}
-
+			v, pos, err = d.port(pos)
 		case tagRef:
-			if v, pos, err = d.ref(pos); err != nil {
-				return d.fail(ks, err)
-			}
-
+			v, pos, err = d.ref(pos)
 		default:
-			return d.fail(ks, errAt(pos, ErrTag, ""))
+			err = errAt(pos, ErrTag, "")
+		}
+		if err != nil { // a leaf's
+			return d.fail(ks, err)
 		}
 
 		// Return v to the frame on top, until one of them asks for
