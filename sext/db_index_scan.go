@@ -11,7 +11,8 @@ const indexScanAbout = `
 Print "TERM<TAB>VALUE", as db scan does, for every stored key whose
 index value matches VALUEPATTERN: 500000 for the keys the index holds
 under 500000, '_' for every key it holds, {'_', 7} for an index of two
-variables whose second is 7. Rows come in index order: by index value,
+variables whose second is 7, <<"ali",_/binary>> for the binary values
+that start with "ali" (only their entries are read). Rows come in index order: by index value,
 then by key. Only the entries under VALUEPATTERN's prefix are read, then
 each row's value. With --before, print the rows of a half-open range of
 values, as every range of the store is: from the first value that can

@@ -12,14 +12,22 @@ import (
 const scanAbout = `
 Print "TERM<TAB>VALUE", one a line in term order, for every key that
 matches PATTERN: '_' (or a bare _, as in an Erlang pattern) matches any
-term, '$N' any term but the same one wherever it occurs. Only the keys under PATTERN's prefix (everything
-before its first wildcard) are read, so put the wildcards last.
+term, '$N' any term but the same one wherever it occurs, and a binary
+prefix <<"ali",_/binary>> any binary that starts with "ali". Only the
+keys under PATTERN's prefix (everything before its first wildcard or
+binary prefix, narrowed by the binary prefix's bits: sext prefix
+--range shows the range) are read, so put the wildcards last:
+'{user, <<"ali",_/binary>>, _}' reads only the users whose name starts
+with "ali".
 
-With --to, print every key from the first that can match PATTERN to the
-last that can match --to's pattern, without matching either: with keys
-{order, Customer, #Desc<Time>, Id}, from "{order, 42, #Desc<T2>, '_'}"
---to "{order, 42, #Desc<T1>, '_'}" lists customer 42's orders from T2
-back to T1 (the newer time comes first, as #Desc sorts it).
+With --to, print every key from the first that can match PATTERN
+through the last that can match --to's pattern, without matching
+either. The keys that match --to's pattern are printed too: --to names
+the last keys of the range, not the first ones left out (unlike index
+scan --before). With keys {order, Customer, #Desc<Time>, Id}, from
+"{order, 42, #Desc<T2>, '_'}" --to "{order, 42, #Desc<T1>, '_'}" lists
+customer 42's orders from T2 back to T1, the orders at T1 included (the
+newer time comes first, as #Desc sorts it).
 
 A key that is no sext encoding is reported on stderr in hex and skipped;
 a key that is not in canonical form is reported and printed; the exit
@@ -84,7 +92,7 @@ func skipBadKey(out *session) func([]byte, error) {
 
 func dbScan(c *dbCall, args []string) int {
 	fs := c.flags()
-	f := addRangeFlags(fs, "to", "scan a range up to the last key this `PATTERN` can match", "entries", "term")
+	f := addRangeFlags(fs, "to", "scan a range through the last key this `PATTERN` can match, its keys included", "entries", "term")
 	values := valuesFlag(fs)
 	_, ts, status, ok := c.parseRange(fs, f, args, 1, "want one PATTERN", "PATTERN")
 	if !ok {

@@ -25,7 +25,9 @@ prints its term, one a line.
 
 Only the byte ranges the specification allows are read (db explain shows
 them): each clause's head prefix, narrowed by guards on the head's first
-variable. With --limit N, a page that reaches N rows ends with the line
+variable. A head may hold a binary prefix <<"ali",_/binary>>, which
+matches any binary that starts with "ali" and narrows the range to those
+binaries (an extension: ets's match specifications have none). With --limit N, a page that reaches N rows ends with the line
 "next: TOKEN" on stderr; pass TOKEN to --after (with the same SPEC and
 direction) for the next page, which may be empty. A resumed select sees
 the store as it is then, from just after the last row's key.
@@ -45,11 +47,13 @@ would read every key the index covers, select reads that index's entries
 instead, and explain prints those alone, under
 "index<TAB>value<TAB>lower<TAB>upper<TAB>clauses": the index's name, the
 value whose entries are read, and the entries' bounds in hex. The value
-is a constant the clause's head gives, or the head's variable where the
+is a constant the clause's head gives, the head's variable where the
 guards bound it ("'$1' (a range of values, keys sorted)", one line for
-each range the guards allow): select then gathers the keys of those
-entries, sorts them into key order and reads them (past 262,144 keys it
-reads the plan instead).
+each range the guards allow), or a binary prefix the head gives there
+("<<"A1",_/binary>> (a range of values, keys sorted)", the values that
+start with "A1"): select then gathers the keys of those entries, sorts
+them into key order and reads them (past 262,144 keys it reads the plan
+instead).
 
 With --count, two more columns: "keys" (for an index, "entries"), what
 the range holds, and "rows", the rows the select takes from it.

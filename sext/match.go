@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/term"
@@ -10,14 +11,18 @@ import (
 
 const matchAbout = `
 Match TERM against PATTERN, where the atom '_' (or a bare _, as in an
-Erlang pattern) matches any term and an atom '$N' (N a number) matches any term but must match equal terms
-wherever it occurs. If TERM matches, print the bindings of the '$N'
+Erlang pattern) matches any term, an atom '$N' (N a number) matches any
+term but must match equal terms wherever it occurs, and a binary prefix
+<<"ali",_/binary>> matches any binary that starts with "ali" (a
+bitstring that is no whole number of bytes does not match, as in
+Erlang). If TERM matches, print the bindings of the '$N'
 wildcards, one "$N = Term" a line in the order first met, and exit 0.
 If it does not, print "no match" on stderr and exit 1. A usage or parse
 error exits 2.
 
-example:
-  sext match "{user,'\$1',['\$2'|'_']}" '{user,42,[a,b,c]}'`
+examples:
+  sext match "{user,'\$1',['\$2'|'_']}" '{user,42,[a,b,c]}'
+  sext match "{user,<<\"ali\",_/binary>>,'\$1'}" '{user,<<"alice">>,7}'`
 
 func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("match", "sext match PATTERN TERM", matchAbout)
@@ -31,6 +36,10 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ts, ok := parseArgTerms(args, []string{"PATTERN", "TERM"}, parseOptions(digits), stderr)
 	if !ok {
+		return exitUsage
+	}
+	if holdsBinaryPrefix(ts[1]) {
+		fmt.Fprintln(stderr, "sext: TERM: a binary prefix (<<...,_/binary>>) is a pattern, not a term: it belongs in PATTERN")
 		return exitUsage
 	}
 	var bs sext.Bindings
@@ -49,6 +58,24 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.writeTerm(b.Value)
 	}
 	return s.finish()
+}
+
+// holdsBinaryPrefix reports whether t holds a binary prefix anywhere (the
+// parser bounds how deep it looks).
+func holdsBinaryPrefix(t term.Term) bool {
+	switch t.Kind() {
+	case term.KindBinaryPrefix:
+		return true
+	case term.KindTuple:
+		return slices.ContainsFunc(t.Elems(), holdsBinaryPrefix)
+	case term.KindList:
+		return slices.ContainsFunc(t.Elems(), holdsBinaryPrefix) || !t.IsProper() && holdsBinaryPrefix(t.Tail())
+	case term.KindMap:
+		return slices.ContainsFunc(t.Entries(), func(e term.MapEntry) bool { return holdsBinaryPrefix(e.Key) || holdsBinaryPrefix(e.Value) })
+	case term.KindDesc:
+		return holdsBinaryPrefix(t.Inner())
+	}
+	return false
 }
 
 const compareAbout = `
