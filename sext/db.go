@@ -28,8 +28,9 @@ subcommands:
   del TERM           remove TERM (no error if it is not there)
   scan PATTERN       print "TERM<TAB>VALUE" for each key that matches
                      PATTERN, in term order; flags: --to PATTERN (a range
-                     from PATTERN's first key to the last of --to's,
-                     without matching), --limit N, --reverse, --count
+                     from PATTERN's first key through the last of --to's,
+                     --to's keys included, without matching), --limit N,
+                     --reverse, --count
   load FILE          read "TERM<TAB>VALUE" lines from FILE (- for stdin)
                      and store them in batches; flags: --batch N,
                      --progress DURATION (sync and report this often),
