@@ -189,5 +189,6 @@ func TestMain(m *testing.M) {
 	if ordersDir != "" {
 		os.RemoveAll(ordersDir)
 	}
+	closeUsers()
 	os.Exit(code)
 }
