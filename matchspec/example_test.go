@@ -41,3 +41,24 @@ func ExampleSpec_Plan() {
 	// 10000000040CB7DCAC965B90080A000003E8 10000000040CB7DCAC965B90080A000007D0 [0]
 	// 10000000040CB7DCAC965B90080C 10000000040CB7DCAC965B90080D [1]
 }
+
+// A head may hold a binary prefix: the plan reads only the keys whose
+// binary starts with its bytes.
+func ExampleSpec_Plan_binaryPrefix() {
+	spec := matchspec.MustParse(`[{{user,<<"ali",_/binary>>,'$1'},[],['$1']}]`)
+	for _, key := range []string{`{user,<<"alice">>,1}`, `{user,<<"alh">>,2}`, `{user,<<"ali">>,3}`} {
+		k, _ := term.Parse(key)
+		_, ok := spec.Match(k)
+		fmt.Println(key, ok)
+	}
+	// The prefix's whole bytes, then the 3 bits of the next byte that
+	// "ali"'s 27 bits of framing fix.
+	for _, r := range spec.Plan() {
+		fmt.Println(sext.Hex.EncodeToString(r.Lower), sext.Hex.EncodeToString(r.Upper))
+	}
+	// Output:
+	// {user,<<"alice">>,1} true
+	// {user,<<"alh">>,2} false
+	// {user,<<"ali">>,3} true
+	// 10000000030CBADCECB7200812B0DB2D20 10000000030CBADCECB7200812B0DB2D40
+}
