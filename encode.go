@@ -56,8 +56,6 @@ type encodeState struct {
 	partialBits int
 }
 
-func newEncodeState(o Options) encodeState { return o.encodeState() }
-
 // encoder reads o's fields one by one through a pointer. Options is too
 // big for the compiler to keep in registers: passed by value, it was
 // spilled a byte at a time and copied in wide words, a store-forwarding

@@ -281,7 +281,7 @@ func FuzzFastPaths(f *testing.F) {
 				t.Fatalf("atom %x (utf8 %v) = %q, %v; want %q", name, utf, got.Atom(), err, want)
 			}
 		}
-		e := newEncodeState(Options{})
+		e := (&Options{}).encodeState()
 		fast, _ := e.appendTerm(nil, term.Int(i))
 		m, neg := magnitude{u: uint64(i)}, i < 0
 		if neg {
