@@ -56,7 +56,7 @@ type encodeState struct {
 	partialBits int
 }
 
-// encoder reads o's fields one by one through a pointer. Options is too
+// encodeState reads o's fields one by one through a pointer. Options is too
 // big for the compiler to keep in registers: passed by value, it was
 // spilled a byte at a time and copied in wide words, a store-forwarding
 // stall that cost a short key a third of its encoding time.
