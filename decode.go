@@ -10,7 +10,7 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// decoder holds what both decoders share: the input, the options, the
+// decodeState holds what both decoders share: the input, the options, the
 // arena the term's memory comes from, and scratch space reused across
 // decodes. The two decoders differ only in how they walk compound terms
 // (valueRecursive, valueCPS); the leaves are read by both alike.
