@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/erlsext/sext/internal/testsize"
 )
 
 // cpuTime is the CPU time the process has used: on a shared machine it is
@@ -48,14 +50,14 @@ func parseCost(text string, runs int) (bytes uint64, least time.Duration, err er
 
 // TestParseGrowsLinearly: for shapes of text that grow with n, nested
 // (lists, tuples, maps, binaries in lists, #Desc, to the default depth
-// limit) and flat (long lists, improper-tail chains,
-// maps, binaries), doubling the text up to about a megabyte at most about
-// doubles what Parse allocates and the time it takes (2.2 times, and 1.25
-// more for a buffer's doubling or a shared machine), and the bytes stay
-// within parseAllocBound. A list tail that is a list, built level by level,
-// grew 4 times a doubling (679 MB for 36 KB).
+// limit) and flat (long lists, improper-tail chains, maps, binaries),
+// doubling the text up to 128 KiB (about a megabyte at testsize's full
+// size) at most about doubles what Parse allocates and the time it takes
+// (2.2 times, and 1.25 more for a buffer's doubling or a shared machine),
+// and the bytes stay within parseAllocBound. A list tail that is a list,
+// built level by level, grew 4 times a doubling (679 MB for 36 KB).
 func TestParseGrowsLinearly(t *testing.T) {
-	const maxBytes = 1 << 20
+	maxBytes := testsize.Pick(128<<10, 1<<20)
 	families := []struct {
 		name string
 		text func(n int) string
