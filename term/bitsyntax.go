@@ -1,6 +1,7 @@
 package term
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"math/bits"
@@ -103,6 +104,10 @@ func (w *bitBuf) putBytes(be []byte, k int, little bool) {
 	}
 }
 
+// maxScratchBinary is the largest buffer a parser keeps for the next
+// binary; a binary built in a larger one keeps it.
+const maxScratchBinary = 256
+
 // binary parses <<...>>: segments in Erlang's bit syntax, with literal
 // values, and at the end perhaps _/binary, which makes the result a
 // BinaryPrefix pattern. A segment of size 0 adds nothing, wherever it
@@ -115,7 +120,12 @@ func (p *parser) binary(depth int) (Term, error) {
 		return Term{}, err
 	}
 	w := bitBuf{b: p.bytes[:0]}
-	defer func() { p.bytes = w.b[:0] }()
+	kept := false // the term keeps w.b: the next binary starts afresh
+	defer func() {
+		if !kept {
+			p.bytes = w.b[:0]
+		}
+	}()
 	prefix := false
 	for p.s.tok != tGreater { // each pass reads a segment and what follows
 		if p.s.tok == tVar && p.s.lit == "_" {
@@ -155,7 +165,15 @@ func (p *parser) binary(depth int) (Term, error) {
 	if err := p.next(); err != nil {
 		return Term{}, err
 	}
-	data := slices.Clone(w.b)
+	// A small binary is copied out of the scratch buffer; a large one
+	// keeps the buffer it was built in, so that its bytes are allocated
+	// once, not twice.
+	var data []byte
+	if cap(w.b) > maxScratchBinary {
+		data, kept, p.bytes = slices.Clip(w.b), true, nil
+	} else {
+		data = slices.Clone(w.b)
+	}
 	if prefix {
 		return BinaryPrefix(data), nil
 	}
@@ -375,7 +393,23 @@ func (p *parser) putSegment(w *bitBuf, sp *segSpec, v Term, pos int, inString bo
 		w.putBytes(be[8-(n+7)/8:], n, true)
 		return nil
 	}
-	// Two's complement in n bits, through big.Int: rare, and short.
+	if v.IsInt64() {
+		// Sign-extended to n bits, at most MaxSegmentBits: its bytes on
+		// the stack, the low eight from the value.
+		var buf [MaxSegmentBits / 8]byte
+		be := buf[len(buf)-(n+7)/8:]
+		fill := byte(0)
+		if v.Int64() < 0 {
+			fill = 0xFF
+		}
+		for i := range be {
+			be[i] = fill
+		}
+		binary.BigEndian.PutUint64(buf[len(buf)-8:], uint64(v.Int64()))
+		w.putBytes(be, n, sp.little)
+		return nil
+	}
+	// Two's complement in n bits, through big.Int: a value beyond int64.
 	z := v.BigInt()
 	if z.Sign() < 0 {
 		z.Add(z, new(big.Int).Lsh(big.NewInt(1), uint(n)))

@@ -74,6 +74,10 @@ func TestParseGrowsLinearly(t *testing.T) {
 		{"long map", func(n int) string { return "#{" + strings.Repeat("1=>{},", n) + "1=>2}" }},
 		{"long binary", func(n int) string { return "<<" + strings.Repeat("7,", n) + "7>>" }},
 		{"long string", func(n int) string { return `"` + strings.Repeat("a", n) + `"` }},
+		// Each character a segment of MaxSegmentBits: the most bytes of
+		// binary a byte of text can ask for.
+		{"string of widest segments", func(n int) string { return `<<"` + strings.Repeat("a", n) + `":256>>` }},
+		{"widest negative segments", func(n int) string { return "<<" + strings.Repeat("-1:256/signed-little,", n) + "0>>" }},
 	}
 	const ratio, steps = 2.2, 1.25
 	for _, f := range families {
@@ -124,6 +128,7 @@ func FuzzParseAllocation(f *testing.F) {
 	for _, s := range []string{
 		"[1,2,3]", "{a,b}", "#{1=>2}", `"abc"`, "<<1,2>>", "[0|[0|[0|x]]]", "[[[[]]]]",
 		"#Desc<#Desc<1>>", "16#FFFF", "'a\\x{41}'", "[a|[b,c|[d|[]]]]", "#Ref<a@b,1,2,3,4>",
+		`<<"aaaaaaaaaaaaaaaa":256>>`, "<<-1:256/signed-little,1:200>>",
 	} {
 		f.Add(s)
 	}
