@@ -52,6 +52,10 @@ subcommands:
                      check (sext db table --help); their objects:
                      write TABLE OBJECT..., read TABLE KEY, delete TABLE
                      KEY..., and load, select and explain with --table
+  migrate SPEC       move every key a clause of SPEC matches to the key its
+                     body builds, values and index entries kept, in atomic
+                     steps; flags: --dry-run, --after TOKEN, --batch N,
+                     --samples N, --progress DURATION
   watch PATTERN      (--etcd only) print each change to a key that matches
                      PATTERN as it happens; flags: --from REV, --limit N
 
@@ -139,7 +143,7 @@ func runDB(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(args) == 0 {
-		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, select, explain, index, table, write, read, delete or watch")
+		return fs.usageError(stderr, "missing subcommand: put, get, del, scan, load, stats, check, select, explain, index, table, write, read, delete, migrate or watch")
 	}
 	sub, ok := dbSubs[args[0]]
 	if !ok {
