@@ -13,27 +13,53 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// The tests build the command once and run it as a subprocess.
+// The tests run the command as a subprocess, end to end, as a user would.
+// The command is this test binary: started with asCommandEnv set, it runs
+// main instead of the tests, which spares a build of the command (a
+// compile and a link, 4 s of CPU). A race build builds the command apart,
+// without the detector, as a user would: the crash tests time their
+// kills by the command's progress, which the detector slows several
+// times.
 
-var sextBin string
+// asCommandEnv, set to 1, makes the test binary the command.
+const asCommandEnv = "SEXT_TEST_RUN_COMMAND"
+
+var (
+	sextBin string // the command
+	testDir string // a directory for the tests, removed when they end
+)
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asCommandEnv) == "1" {
+		main() // exits
+	}
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "sext-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
-	sextBin = filepath.Join(dir, "sext")
-	build := exec.Command("go", "build", "-o", sextBin, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building sext:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	defer os.RemoveAll(dir)
+	testDir = dir
+	if raceBuild {
+		sextBin = filepath.Join(dir, "sext")
+		build := exec.Command("go", "build", "-o", sextBin, ".")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building sext:", err)
+			return 1
+		}
+	} else {
+		if sextBin, err = os.Executable(); err != nil {
+			fmt.Fprintln(os.Stderr, "the test binary's path:", err)
+			return 1
+		}
+		os.Setenv(asCommandEnv, "1") // inherited by every command a test starts
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return m.Run()
 }
 
 type result struct {

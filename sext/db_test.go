@@ -20,14 +20,11 @@ import (
 
 var ctx = context.Background()
 
-// The db and demo tests run the command as a subprocess, end to end, as
-// a user would: the binary TestMain built for every test.
-
-// buildDB returns the path of the sext binary TestMain built.
+// buildDB returns the path of the command the tests run (see TestMain).
 func buildDB(t *testing.T) string {
 	t.Helper()
 	if sextBin == "" {
-		t.Fatal("no sext binary: TestMain did not build one")
+		t.Fatal("no sext command: TestMain set none")
 	}
 	return sextBin
 }

@@ -34,7 +34,7 @@ var benchDemo struct {
 // TestMain removes at the end.
 func demoStore(b *testing.B) *demo {
 	benchDemo.once.Do(func() {
-		dir := filepath.Join(filepath.Dir(sextBin), "bench-demo")
+		dir := filepath.Join(testDir, "bench-demo")
 		s, err := pebblestore.Open(ctx, dir, &pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{DisableWAL: true, MemTableSize: 64 << 20}})
 		if err != nil {
 			benchDemo.err = err
