@@ -429,6 +429,24 @@ func wholeFrame(b []byte, pos int) (frame, error) {
 	return f, err
 }
 
+// shortWholeFrame returns the end of the ascending frame at b[pos] if it
+// is well formed, holds one to seven whole bytes and ends with the end
+// byte 8, or 0: frame8's commonest case, small enough to inline, for the
+// atoms in keys that the View steps over.
+func shortWholeFrame(b []byte, pos int) int {
+	if pos+8 > len(b) {
+		return 0
+	}
+	// The first marker missing is the stop bit; with none missing, seven
+	// units end at the word's last bit.
+	bit := 9 * (bits.LeadingZeros64(^binary.BigEndian.Uint64(b[pos:])&unitMarks) / 9)
+	i := pos + bit>>3
+	if bit == 0 || i+1 >= len(b) || b[i]<<(bit&7)|(b[i+1]^8) != 0 {
+		return 0
+	}
+	return i + 2
+}
+
 // frame8 returns the end of the ascending frame at b[pos] and its data
 // bytes when it holds whole bytes and ends with the end byte 8, the frame
 // of nearly every atom, binary and bignum; end is 0 for anything else,
@@ -445,11 +463,16 @@ func frame8(b []byte, pos int) (end, units int) {
 		return pos + 1, 0
 	}
 	p := pos
-	m := ^load64(b, p) & unitMarks
-	for m == 0 {
+	for p+9 <= len(b) { // whole groups of eight units
+		if binary.BigEndian.Uint64(b[p:p+8:p+8])&unitMarks != unitMarks {
+			break
+		}
 		p += 9
 		units += 8
-		m = ^load64(b, p) & unitMarks
+	}
+	m := ^load64(b, p) & unitMarks
+	if m == 0 { // a group cut short
+		return 0, 0
 	}
 	bit := 9 * (bits.LeadingZeros64(m) / 9)
 	i := p + bit>>3

@@ -108,6 +108,9 @@ func TestPropScanFrameAgreesWithUnitByUnit(t *testing.T) {
 			if _, _, short := shortFrame(b, pos); units > 0 && units < 8 && short != end {
 				t.Fatalf("frame8(%x, %d) ends at %d; shortFrame at %d", b, pos, end, short)
 			}
+			if short := shortWholeFrame(b, pos); short != 0 && short != end || short == 0 && units > 0 && units < 8 && pos+8 <= len(b) {
+				t.Fatalf("frame8(%x, %d) ends at %d; shortWholeFrame at %d", b, pos, end, short)
+			}
 		} else if gerr == nil && got.bits == 8*got.units && b[got.end-1] == 8 {
 			t.Fatalf("frame8(%x, %d) refuses %+v", b, pos, got)
 		}

@@ -200,8 +200,11 @@ func (w *walker) node(n *mnode, pos, open int) (int, verdict, error) {
 		// A well-formed leaf in its one form (a small integer, an atom, a
 		// binary, as keys mostly hold) is a different term from the
 		// literal, which is in its one form too: no skip to certify it.
-		if end, info := leafEnd(b, pos, w.s.d.utf8, w.s.d.intLimit); end > 0 && info&canon != 0 {
-			return 0, no, nil
+		// (A bignum is never certified so: the refutation below does it.)
+		if pos < len(b) && b[pos] != tagPosBig && b[pos] != tagNegBig {
+			if end, info := leafEnd(b, pos, w.s.d.utf8, w.s.d.intLimit); end > 0 && info&canon != 0 {
+				return 0, no, nil
+			}
 		}
 		arity := -1
 		if n.lit[0] == tagTuple {

@@ -308,6 +308,17 @@ func quickElem(b []byte, pos, depth, limit int, utf8 bool, i int) int {
 		if p >= len(b) { // an element before i ran to the end: the count lied
 			return 0
 		}
+		// The commonest leaves inline, then every leaf the reader takes.
+		if p+5 <= len(b) && b[p] == tagPos4 && b[p+4]&1 == 0 {
+			p += 5
+			continue
+		}
+		if b[p] == tagAtom && !utf8 {
+			if end := shortWholeFrame(b, p+1); end > 0 {
+				p = end
+				continue
+			}
+		}
 		end, _ := leafEnd(b, p, utf8, minIntLimit)
 		if end == 0 && b[p] == tagDesc && depth+1 < limit {
 			end, _, _ = quickDesc(b, p, utf8)
