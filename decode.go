@@ -332,9 +332,19 @@ func (d *decodeState) walk(w decodeWalk, whole bool) (t term.Term, end int, err 
 // and no term with an error.
 func (o Options) settleDecode(s *scratchSpace, b []byte, t term.Term, end int, err error) (term.Term, int, error) {
 	if err == nil && o.Canonical {
-		s.enc, err = o.checkCanonical(s.enc[:0], b[:end], t)
+		return o.settleCanonical(s, b, t, end)
 	}
 	if err != nil {
+		return term.Term{}, 0, err
+	}
+	return t, end, nil
+}
+
+// settleCanonical is settleDecode's canonical check, apart so that the
+// rest inlines.
+func (o Options) settleCanonical(s *scratchSpace, b []byte, t term.Term, end int) (term.Term, int, error) {
+	var err error
+	if s.enc, err = o.checkCanonical(s.enc[:0], b[:end], t); err != nil {
 		return term.Term{}, 0, err
 	}
 	return t, end, nil
