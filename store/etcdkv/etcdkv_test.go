@@ -14,6 +14,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/etcdkv"
 	"github.com/erlsext/sext/store/storetest"
@@ -94,7 +95,9 @@ func wipe(t *testing.T, c *etcdcluster.Cluster) {
 
 // testPaging checks cursors against brute force over small pages, so
 // that page boundaries fall everywhere, in particular between a key and
-// the same key with a 0x00 after it (the next page's lower bound).
+// the same key with a 0x00 after it (the next page's lower bound). Each
+// page size reads 40 random ranges at testsize's full size, 10 in a quick
+// run (pages of one key: 5 and 2), a request a page.
 func testPaging(t *testing.T, c *etcdcluster.Cluster) {
 	r := rand.New(rand.NewPCG(8, 8))
 	alphabet := []byte{0x00, 0x01, 'a', 0xfe, 0xff}
@@ -130,9 +133,9 @@ func testPaging(t *testing.T, c *etcdcluster.Cluster) {
 		})
 		for _, pageSize := range []int{1, 2, 7, 1000} {
 			pkv := openT(t, c, etcdkv.Options{Prefix: []byte(prefix), PageSize: pageSize})
-			tries := 40
+			tries := testsize.Pick(10, 40)
 			if pageSize == 1 {
-				tries = 5 // a request per key
+				tries = testsize.Pick(2, 5) // a request per key
 			}
 			for range tries {
 				var lower, upper []byte
