@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/erlsext/sext/internal/cputime"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/term"
 )
 
@@ -248,8 +249,8 @@ func encodeOrPanic(x term.Term) []byte {
 	return b
 }
 
-// costSize is the larger input of each doubling: 256 KiB, or COST_SIZE
-// (CI runs it at 1 MiB).
+// costSize is the larger input of each doubling: COST_SIZE if set, else
+// 128 KiB quick and 1 MiB at testsize's full size (CI).
 func costSize(t *testing.T) int {
 	if s := os.Getenv("COST_SIZE"); s != "" {
 		var n int
@@ -258,7 +259,7 @@ func costSize(t *testing.T) int {
 		}
 		return n
 	}
-	return 128 << 10
+	return testsize.Pick(128<<10, 1<<20)
 }
 
 // TestCostIsLinear reads each family at an eighth of the size and at the

@@ -10,23 +10,16 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/term"
 )
 
 // The shared property suite. Every decoding property runs against both
-// decoders. Unless -rapid.checks is given, each property runs 10,000 cases
-// (100 with -short).
+// decoders. Unless -rapid.checks is given, each property runs testsize's
+// count: 1,000 cases quick, 10,000 at full size (CI), 100 with -short.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
-	if !set {
-		n := "10000"
-		if testing.Short() {
-			n = "100"
-		}
-		flag.Set("rapid.checks", n)
-	}
+	testsize.SetRapidChecks() // 1,000 cases a property quick, 10,000 full (CI), 100 with -short
 	os.Exit(m.Run())
 }
 
