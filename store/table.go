@@ -280,6 +280,11 @@ type tables struct {
 	mu     sync.Mutex
 	cat    atomic.Pointer[tableCatalog]
 	counts map[string]int64 // under mu; nil or missing: read from the store
+	writer *tableWriter     // under mu: the last batch's, kept for its buffers
+
+	// spareOps is a closed batch's list of operations, for the next
+	// NewTableBatch to take.
+	spareOps atomic.Pointer[[]tableOp]
 }
 
 func (s *Store) tableCatalogKey() []byte { return []byte{seam.ReservedByte, tablesByte, 0} }

@@ -2,7 +2,9 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -77,7 +79,13 @@ type tableOp struct {
 }
 
 // NewTableBatch returns an empty batch of table writes.
-func (s *Store) NewTableBatch() *TableBatch { return &TableBatch{s: s} }
+func (s *Store) NewTableBatch() *TableBatch {
+	b := &TableBatch{s: s}
+	if ops := s.tb.spareOps.Swap(nil); ops != nil {
+		b.ops = *ops
+	}
+	return b
+}
 
 // Write records that the object will be stored in table, replacing the
 // object with the same key if there is one.
@@ -105,6 +113,13 @@ func (b *TableBatch) Len() int { return len(b.ops) }
 // Close discards the batch if it has not been applied.
 func (b *TableBatch) Close() error {
 	b.done = true
+	if b.s != nil && b.ops != nil && cap(b.ops) <= keepOps {
+		// The next batch takes the list over, its terms dropped: a
+		// loader's batches grow one list, not one each.
+		clear(b.ops)
+		ops := b.ops[:0]
+		b.s.tb.spareOps.Store(&ops)
+	}
 	b.ops = nil
 	return nil
 }
@@ -214,9 +229,22 @@ func (d *tableDef) check(obj term.Term) string {
 // storedValue returns what is stored for obj: term_to_binary of it with
 // [] at its key position.
 func (d *tableDef) storedValue(obj term.Term) ([]byte, error) {
-	el := slices.Clone(obj.Elems())
+	return d.appendStored(nil, nil, obj)
+}
+
+// appendStored appends storedValue(obj) to dst, using scratch (which it
+// returns, grown) for the tuple it encodes: the object's elements are
+// not copied for each write.
+func (d *tableDef) appendStored(dst []byte, scratch *[]term.Term, obj term.Term) ([]byte, error) {
+	var el []term.Term
+	if scratch != nil {
+		el = append((*scratch)[:0], obj.Elems()...)
+		*scratch = el
+	} else {
+		el = slices.Clone(obj.Elems())
+	}
 	el[d.KeyPos-1] = term.List()
-	return etf.Encode(term.Tuple(el...))
+	return etf.Options{}.Append(dst, term.Tuple(el...))
 }
 
 // slot is a key as a batch sees it: its value before the batch (orig,
@@ -234,6 +262,7 @@ type tableWriter struct {
 	cat     *tableCatalog
 	wb      WriteBatch
 	pre     []keyed          // keys prefetched, ascending
+	next    int              // the place in pre after the last key looked up
 	slots   map[string]*slot // keys read one at a time
 	order   []string         // slots' keys in the order read, for the conditions
 	delta   map[*tableDef]int64
@@ -241,6 +270,126 @@ type tableWriter struct {
 	rows    []pending   // writes of objects
 	writes  []pending   // other writes
 	nwrites int
+	arena   []byte      // the batch's keys and values, carved from chunks
+	scratch []term.Term // an object's elements, for its stored value
+
+	// Kept from batch to batch (see keepWriter): the chunks the arena
+	// was carved from, the next to reuse, and the operations' buffers.
+	chunks [][]byte
+	chunk  int
+	ps     []prepared
+	keys   [][]byte
+	recs   []keyRec
+	places []int32
+}
+
+// The most a kept writer holds on to: a batch larger than that leaves
+// its buffers to the collector, rather than keep a large one's memory
+// for good.
+const (
+	keepChunks = 64      // 4 MB of keys and values
+	keepOps    = 1 << 15 // operations
+)
+
+// takeWriter returns the writer the last batch left, or a new one, set
+// up for a batch of n operations. The caller holds s.tb.mu.
+func (s *Store) takeWriter(ctx context.Context, cat *tableCatalog, wb WriteBatch, n int) *tableWriter {
+	w := s.tb.writer
+	s.tb.writer = nil
+	if w == nil {
+		w = &tableWriter{slots: map[string]*slot{}, delta: map[*tableDef]int64{}}
+	}
+	w.s, w.ctx, w.cat, w.wb = s, ctx, cat, wb
+	w.rows, w.writes = slices.Grow(w.rows, n), slices.Grow(w.writes, n)
+	w.ps = slices.Grow(w.ps, n)[:n]
+	w.keys = slices.Grow(w.keys, n)[:n]
+	return w
+}
+
+// keepWriter forgets what w's batch wrote, dropping every reference to
+// its keys, values and objects, and keeps w for the next batch, unless
+// it grew too large to keep: a loader's batches then allocate and
+// collect the same buffers once, not once a batch. The caller holds
+// s.tb.mu.
+func (s *Store) keepWriter(w *tableWriter) {
+	if len(w.chunks) > keepChunks || cap(w.ps) > keepOps || cap(w.writes) > 2*keepOps {
+		return
+	}
+	clear(w.pre)
+	clear(w.rows)
+	clear(w.writes)
+	clear(w.ps)
+	clear(w.keys)
+	clear(w.scratch)
+	clear(w.tables)
+	clear(w.order)
+	clear(w.slots)
+	clear(w.delta)
+	*w = tableWriter{
+		pre: w.pre[:0], slots: w.slots, order: w.order[:0], delta: w.delta, tables: w.tables[:0],
+		rows: w.rows[:0], writes: w.writes[:0], scratch: w.scratch[:0],
+		chunks: w.chunks, ps: w.ps[:0], keys: w.keys[:0], recs: w.recs[:0], places: w.places[:0],
+	}
+	s.tb.writer = w
+}
+
+// arenaChunk is the size of the chunks a batch's keys and values are
+// carved from: one allocation for many small ones.
+const arenaChunk = 64 << 10
+
+// room returns an empty slice with at least n bytes of capacity, at the
+// end of the arena's chunk, for an encoder to append to; took keeps what
+// it appended.
+func (w *tableWriter) room(n int) []byte {
+	if cap(w.arena)-len(w.arena) < n {
+		switch {
+		case n > arenaChunk:
+			w.arena = make([]byte, 0, n)
+		case w.chunk < len(w.chunks):
+			w.arena = w.chunks[w.chunk][:0]
+			w.chunk++
+		default:
+			w.arena = make([]byte, 0, arenaChunk)
+			w.chunks = append(w.chunks, w.arena)
+			w.chunk++
+		}
+	}
+	return w.arena[len(w.arena):]
+}
+
+// took returns out, appended to room's dst, as a slice no later append
+// can overwrite, and moves the arena past it. An encoder that outgrew
+// dst left its bytes in a new array of their own, and the arena as it
+// was.
+func (w *tableWriter) took(dst, out []byte) []byte {
+	if cap(out) == cap(dst) { // appended in place
+		w.arena = w.arena[:len(w.arena)+len(out)]
+	}
+	return out[:len(out):len(out)]
+}
+
+// concat returns the parts joined, in the arena.
+func (w *tableWriter) concat(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	dst := w.room(n)
+	out := dst
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return w.took(dst, out)
+}
+
+// encode returns t's sext encoding, in the arena.
+func (w *tableWriter) encode(t term.Term) ([]byte, error) {
+	dst := w.room(64)
+	out, err := w.s.codec.Append(dst, t)
+	if err != nil {
+		return nil, err
+	}
+	return w.took(dst, out), nil
 }
 
 // keyed is a prefetched key and its slot.
@@ -251,7 +400,13 @@ type keyed struct {
 
 // lookup returns the slot of key if it was read.
 func (w *tableWriter) lookup(key []byte) *slot {
+	// A batch in key order asks for the prefetched keys in order.
+	if w.next < len(w.pre) && bytes.Equal(w.pre[w.next].key, key) {
+		w.next++
+		return &w.pre[w.next-1].sl
+	}
 	if i, ok := slices.BinarySearchFunc(w.pre, key, func(k keyed, key []byte) int { return bytes.Compare(k.key, key) }); ok {
+		w.next = i + 1
 		return &w.pre[i].sl
 	}
 	return w.slots[string(key)]
@@ -275,20 +430,21 @@ func (w *tableWriter) read(key []byte) (*slot, error) {
 	return sl, nil
 }
 
-func (w *tableWriter) set(key, value []byte) error {
-	if sl := w.lookup(key); sl != nil {
+// set writes value to key, whose slot is sl if the batch read it; a key
+// it never reads (a non-unique index entry) has none.
+func (w *tableWriter) set(sl *slot, key, value []byte) {
+	if sl != nil {
 		sl.now, sl.present = value, true
 	}
 	w.add(pending{key: key, value: value})
-	return nil
 }
 
-func (w *tableWriter) del(key []byte) error {
-	if sl := w.lookup(key); sl != nil {
+// del deletes key, whose slot is sl as for set.
+func (w *tableWriter) del(sl *slot, key []byte) {
+	if sl != nil {
 		sl.now, sl.present = nil, false
 	}
 	w.add(pending{key: key, del: true})
-	return nil
 }
 
 // pending is a write the batch will make, the seq-th.
@@ -317,17 +473,13 @@ func (w *tableWriter) add(p pending) {
 // values, not their keys. Objects and the rest are sorted apart, the
 // objects often not at all: a key is always in the same one.
 func (w *tableWriter) flush() error {
-	byKey := func(a, b pending) int {
-		if c := bytes.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return a.seq - b.seq
-	}
 	for _, list := range [][]pending{w.rows, w.writes} {
-		if !slices.IsSortedFunc(list, byKey) {
-			slices.SortFunc(list, byKey)
-		}
-		for _, p := range list {
+		order := w.keyOrder(list)
+		for k := range list {
+			p := &list[k]
+			if order != nil {
+				p = &list[order[k]]
+			}
 			var err error
 			if p.del {
 				err = w.wb.Delete(p.key)
@@ -340,6 +492,63 @@ func (w *tableWriter) flush() error {
 		}
 	}
 	return nil
+}
+
+// keyOrder returns the places of list's writes (made in the order of
+// the list) in key order, the writes to one key in the order made, or
+// nil when the list is in that order already. It sorts small records
+// of a place and the first 8 bytes of its key past the prefix all keys
+// share, rather than the writes: the comparisons are of integers but
+// for ties, and the swaps move no pointers, which the garbage collector
+// would have to be told of.
+func (w *tableWriter) keyOrder(list []pending) []int32 {
+	if slices.IsSortedFunc(list, func(a, b pending) int {
+		if c := bytes.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return a.seq - b.seq
+	}) {
+		return nil
+	}
+	lcp := len(list[0].key)
+	for i := 1; i < len(list) && lcp > 0; i++ {
+		k := list[i].key
+		n := min(lcp, len(k))
+		j := 0
+		for j < n && k[j] == list[0].key[j] {
+			j++
+		}
+		lcp = j
+	}
+	recs := w.recs[:0]
+	for i := range list {
+		var a [8]byte
+		copy(a[:], list[i].key[lcp:])
+		recs = append(recs, keyRec{binary.BigEndian.Uint64(a[:]), int32(i)})
+	}
+	w.recs = recs
+	slices.SortFunc(recs, func(a, b keyRec) int {
+		if a.abbr != b.abbr {
+			return cmp.Compare(a.abbr, b.abbr)
+		}
+		if c := bytes.Compare(list[a.place].key[lcp:], list[b.place].key[lcp:]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.place, b.place)
+	})
+	places := w.places[:0]
+	for _, r := range recs {
+		places = append(places, r.place)
+	}
+	w.places = places
+	return places
+}
+
+// keyRec is a write's place in its list and the first bytes of its key
+// that tell it from the others, for keyOrder.
+type keyRec struct {
+	abbr  uint64
+	place int32
 }
 
 // applyTables makes and commits the batch's write. It holds s.tb.mu from
@@ -360,10 +569,13 @@ func (s *Store) applyTables(ctx context.Context, ops []tableOp) error {
 	}
 	wb := s.kv.NewBatch()
 	defer wb.Close()
-	w := &tableWriter{s: s, ctx: ctx, cat: cat, wb: wb, slots: map[string]*slot{}, delta: map[*tableDef]int64{}}
-	w.rows, w.writes = make([]pending, 0, len(ops)), make([]pending, 0, len(ops))
-	ps := make([]prepared, len(ops))
-	keys := make([][]byte, len(ops))
+	w := s.takeWriter(ctx, cat, wb, len(ops))
+	defer func() {
+		if locked { // not kept yet: an error
+			s.keepWriter(w)
+		}
+	}()
+	ps, keys := w.ps, w.keys
 	for i, op := range ops {
 		if ps[i], err = w.prepare(i, op); err != nil {
 			return err
@@ -415,6 +627,7 @@ func (s *Store) applyTables(ctx context.Context, ops []tableOp) error {
 			s.tb.counts[d.Name] = counts[i]
 		}
 	}
+	s.keepWriter(w)
 	s.tb.mu.Unlock()
 	locked = false
 	if s.sync && !shared {
@@ -470,14 +683,20 @@ func (w *tableWriter) prepare(i int, op tableOp) (prepared, error) {
 			return p, w.bad(i, op, why, nil)
 		}
 		p.key = op.obj.Elems()[p.d.KeyPos-1]
-		if p.val, err = p.d.storedValue(op.obj); err != nil {
+		dst := w.room(256)
+		out, err := p.d.appendStored(dst, &w.scratch, op.obj)
+		if err != nil {
 			return p, w.bad(i, op, "the object cannot be written as term_to_binary", err)
 		}
+		p.val = w.took(dst, out)
 	}
-	if p.kb, err = w.s.codec.Encode(p.key); err != nil {
+	dst := append(w.room(len(p.d.rows)+64), p.d.rows...)
+	out, err := w.s.codec.Append(dst, p.key)
+	if err != nil {
 		return p, w.bad(i, op, "the key cannot be encoded", err)
 	}
-	p.rowKey = slices.Concat(p.d.rows, p.kb)
+	p.rowKey = w.took(dst[:0], out)
+	p.kb = p.rowKey[len(p.d.rows):]
 	return p, nil
 }
 
@@ -497,7 +716,7 @@ func (w *tableWriter) prefetch(keys [][]byte) error {
 	}
 	defer it.Close() // an early return; the normal end reports its error
 	i, extra, budget := 0, 0, 4*len(keys)+64
-	w.pre = make([]keyed, 0, len(keys))
+	w.pre = slices.Grow(w.pre[:0], len(keys))
 	whole := true
 	for it.Next() {
 		k := it.Key()
@@ -552,7 +771,7 @@ func (w *tableWriter) apply(i int, p prepared) error {
 		}
 		var oldV, newV []byte
 		if hadOld {
-			if oldV, err = w.s.codec.Encode(old.Elems()[ix.Pos-1]); err != nil {
+			if oldV, err = w.encode(old.Elems()[ix.Pos-1]); err != nil {
 				return err
 			}
 		}
@@ -560,7 +779,7 @@ func (w *tableWriter) apply(i int, p prepared) error {
 			if ix.Pos > op.obj.Len() {
 				return w.bad(i, op, fmt.Sprintf("no element at the indexed position %d", ix.Pos), nil)
 			}
-			if newV, err = w.s.codec.Encode(op.obj.Elems()[ix.Pos-1]); err != nil {
+			if newV, err = w.encode(op.obj.Elems()[ix.Pos-1]); err != nil {
 				return w.bad(i, op, fmt.Sprintf("the value at the indexed position %d cannot be encoded", ix.Pos), err)
 			}
 		}
@@ -572,12 +791,14 @@ func (w *tableWriter) apply(i int, p prepared) error {
 		if hadOld {
 			w.count(d, -1)
 		}
-		return w.del(rowKey)
+		w.del(row, rowKey)
+		return nil
 	}
 	if !hadOld {
 		w.count(d, +1)
 	}
-	return w.set(rowKey, p.val)
+	w.set(row, rowKey, p.val)
+	return nil
 }
 
 // maintained reports whether d has an index its writers keep.
@@ -596,13 +817,12 @@ func (w *tableWriter) count(d *tableDef, by int64) {
 // to the new one (if hasNew), values given as their encodings.
 func (w *tableWriter) index(d *tableDef, ix *tableIndex, kb []byte, key term.Term, hadOld bool, oldV []byte, hasNew bool, newV []byte) error {
 	if !ix.Unique {
+		// A non-unique entry is never read by a writer: no slot.
 		if hadOld && (!hasNew || !bytes.Equal(oldV, newV)) {
-			if err := w.del(slices.Concat(ix.head, oldV, kb)); err != nil {
-				return err
-			}
+			w.del(nil, w.concat(ix.head, oldV, kb))
 		}
 		if hasNew {
-			return w.set(slices.Concat(ix.head, newV, kb), nil)
+			w.set(nil, w.concat(ix.head, newV, kb), nil)
 		}
 		return nil
 	}
@@ -610,7 +830,7 @@ func (w *tableWriter) index(d *tableDef, ix *tableIndex, kb []byte, key term.Ter
 		return nil
 	}
 	if hasNew {
-		uk := slices.Concat(ix.head, newV)
+		uk := w.concat(ix.head, newV)
 		sl, err := w.read(uk)
 		if err != nil {
 			return err
@@ -620,18 +840,16 @@ func (w *tableWriter) index(d *tableDef, ix *tableIndex, kb []byte, key term.Ter
 			v, _ := w.s.codec.Decode(newV)
 			return &UniqueError{Table: d.Name, Attr: ix.Attr, Value: v, Key: other, Other: key}
 		}
-		if err := w.set(uk, kb); err != nil {
-			return err
-		}
+		w.set(sl, uk, kb)
 	}
 	if hadOld {
-		uk := slices.Concat(ix.head, oldV)
+		uk := w.concat(ix.head, oldV)
 		sl, err := w.read(uk)
 		if err != nil {
 			return err
 		}
 		if sl.present && bytes.Equal(sl.now, kb) { // ours, as it should be
-			return w.del(uk)
+			w.del(sl, uk)
 		}
 	}
 	return nil
