@@ -96,43 +96,55 @@ func dbLoad(c *dbCall, args []string) int {
 		}
 	}}
 	n, err := l.load(c.ctx, in)
-	if nbad > 0 {
-		p.clear()
-		out.failed = true
-		if nbad > maxBadLines {
-			fmt.Fprintf(c.stderr, "sext: %d more bad lines not shown\n", nbad-maxBadLines)
-		}
-		fmt.Fprintf(c.stderr, "sext: %s left out\n", counted(int64(nbad), "bad line"))
-	}
+	c.reportBadLines(out, p, nbad)
 	if err != nil {
-		p.clear()
-		interrupted := errors.Is(err, context.Canceled) && c.ctx.Err() != nil
-		if !interrupted {
-			out.fail("", errors.New(storeErr(err)))
-		}
-		out.finish()
-		// Closing syncs what was stored; if it fails, or the writes
-		// stopped (a full disk), only what the progress reports called
-		// durable is sure to be. Close reports a stop again: said once.
-		durable := "all durable"
-		stopped := errors.Is(err, pebblekv.ErrWritesStopped)
-		cerr := s.Close()
-		if cerr != nil && !(stopped && errors.Is(cerr, pebblekv.ErrWritesStopped)) {
-			fmt.Fprintf(c.stderr, "sext: closing the store: %s\n", storeErr(cerr))
-		}
-		if cerr != nil || stopped {
-			durable = fmt.Sprintf("%s reported durable", commas(p.durable))
-		}
-		if interrupted {
-			fmt.Fprintf(c.stderr, "sext: interrupted: %s keys stored, %s\n", commas(n), durable)
-		} else {
-			fmt.Fprintf(c.stderr, "sext: %s keys were stored before the error, %s\n", commas(n), durable)
-		}
-		return exitFail
+		return c.loadFailed(s, out, p, n, err, "keys")
 	}
 	status = c.close(s, out.finish())
 	p.finish(n)
 	return status
+}
+
+// reportBadLines ends a load's report of the lines it left out, nbad in
+// all, of which it showed at most maxBadLines.
+func (c *dbCall) reportBadLines(out *session, p *progress, nbad int) {
+	if nbad == 0 {
+		return
+	}
+	p.clear()
+	out.failed = true
+	if nbad > maxBadLines {
+		fmt.Fprintf(c.stderr, "sext: %d more bad lines not shown\n", nbad-maxBadLines)
+	}
+	fmt.Fprintf(c.stderr, "sext: %s left out\n", counted(int64(nbad), "bad line"))
+}
+
+// loadFailed ends a load that err stopped after storing n items (noun:
+// keys, objects). Closing syncs what was stored; if it fails, or the
+// writes stopped (a full disk), only what the progress reports called
+// durable is sure to be. Close reports a stop again: said once.
+func (c *dbCall) loadFailed(s *store.Store, out *session, p *progress, n int64, err error, noun string) int {
+	p.clear()
+	interrupted := errors.Is(err, context.Canceled) && c.ctx.Err() != nil
+	if !interrupted {
+		out.fail("", errors.New(storeErr(err)))
+	}
+	out.finish()
+	durable := "all durable"
+	stopped := errors.Is(err, pebblekv.ErrWritesStopped)
+	cerr := s.Close()
+	if cerr != nil && !(stopped && errors.Is(cerr, pebblekv.ErrWritesStopped)) {
+		fmt.Fprintf(c.stderr, "sext: closing the store: %s\n", storeErr(cerr))
+	}
+	if cerr != nil || stopped {
+		durable = fmt.Sprintf("%s reported durable", commas(p.durable))
+	}
+	if interrupted {
+		fmt.Fprintf(c.stderr, "sext: interrupted: %s %s stored, %s\n", commas(n), noun, durable)
+	} else {
+		fmt.Fprintf(c.stderr, "sext: %s %s were stored before the error, %s\n", commas(n), noun, durable)
+	}
+	return exitFail
 }
 
 // etcdBatchFor is load's default batch on etcd with the store's indexes:

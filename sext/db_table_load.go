@@ -86,32 +86,9 @@ func dbLoadTable(c *dbCall, args []string) int {
 		}
 	}}
 	n, err := l.load(c.ctx, in)
-	if nbad > 0 {
-		p.clear()
-		out.failed = true
-		if nbad > maxBadLines {
-			fmt.Fprintf(c.stderr, "sext: %d more bad lines not shown\n", nbad-maxBadLines)
-		}
-		fmt.Fprintf(c.stderr, "sext: %s left out\n", counted(int64(nbad), "bad line"))
-	}
+	c.reportBadLines(out, p, nbad)
 	if err != nil {
-		p.clear()
-		interrupted := errors.Is(err, context.Canceled) && c.ctx.Err() != nil
-		if !interrupted {
-			out.fail("", errors.New(storeErr(err)))
-		}
-		out.finish()
-		durable := "all durable"
-		if cerr := s.Close(); cerr != nil {
-			fmt.Fprintf(c.stderr, "sext: closing the store: %s\n", storeErr(cerr))
-			durable = fmt.Sprintf("%s reported durable", commas(p.durable))
-		}
-		what := "before the error"
-		if interrupted {
-			what = "before the interrupt"
-		}
-		fmt.Fprintf(c.stderr, "sext: %s objects were stored %s, %s\n", commas(n), what, durable)
-		return exitFail
+		return c.loadFailed(s, out, p, n, err, "objects")
 	}
 	status = c.close(s, out.finish())
 	p.clear()
