@@ -50,15 +50,21 @@ var dbIndexSubs = map[string]dbSub{
 
 // dbIndex dispatches "sext db index SUB".
 func dbIndex(c *dbCall, args []string) int {
+	return c.dispatch(args, dbIndexSubs, "create, drop, list, check or scan")
+}
+
+// dispatch runs the subcommand of a group (index, table) that args name,
+// or says which there are; --help prints the group's help.
+func (c *dbCall) dispatch(args []string, subs map[string]dbSub, names string) int {
 	fs := c.flags()
 	if len(args) == 0 {
-		return fs.usageError(c.stderr, "missing subcommand: create, drop, list, check or scan")
+		return fs.usageError(c.stderr, "missing subcommand: "+names)
 	}
 	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		_, status, _ := fs.parse(args, c.stdout, c.stderr)
 		return status
 	}
-	sub, ok := dbIndexSubs[args[0]]
+	sub, ok := subs[args[0]]
 	if !ok {
 		return fs.usageError(c.stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
 	}

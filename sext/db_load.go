@@ -64,19 +64,11 @@ func dbLoad(c *dbCall, args []string) int {
 	if *every <= 0 {
 		return fs.usageError(c.stderr, "--progress must be positive")
 	}
-	name, in, size := "stdin", c.stdin, int64(0)
-	if args[0] != "-" {
-		f, err := os.Open(args[0])
-		if err != nil {
-			fmt.Fprintf(c.stderr, "sext: %v\n", err)
-			return exitFail
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
-		name, in = args[0], f
+	name, in, size, done, ok := c.loadInput(args[0])
+	if !ok {
+		return exitFail
 	}
+	defer done()
 	// Batches need not wait for the disk one by one: the load syncs at
 	// each progress report, and Close syncs the rest.
 	s, ok := c.open(&pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{MemTableSize: 32 << 20}})
@@ -103,6 +95,24 @@ func dbLoad(c *dbCall, args []string) int {
 	status = c.close(s, out.finish())
 	p.finish(n)
 	return status
+}
+
+// loadInput opens what a load reads: standard input for "-", else the
+// file named, with its size when it is a regular file (for the progress
+// reports). done closes it.
+func (c *dbCall) loadInput(arg string) (name string, in io.Reader, size int64, done func(), ok bool) {
+	if arg == "-" {
+		return "stdin", c.stdin, 0, func() {}, true
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "sext: %v\n", err)
+		return "", nil, 0, nil, false
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	return arg, f, size, func() { f.Close() }, true
 }
 
 // reportBadLines ends a load's report of the lines it left out, nbad in

@@ -81,19 +81,42 @@ func parseSpec(fs *flagSet, args []string, o term.ParseOptions, stderr io.Writer
 	return spec, true
 }
 
+// selectFlags are the paging flags of a select, of keys or of a table's
+// objects alike.
+type selectFlags struct {
+	limit             *int
+	reverse, keysOnly *bool
+	after             *string
+}
+
+// newSelectFlags defines them on fs: order names what the order is of,
+// keysOnly says what --keys-only does.
+func newSelectFlags(fs *flagSet, order, keysOnly string) selectFlags {
+	return selectFlags{
+		limit:    fs.Int("limit", 0, "print at most `N` rows, then the token for the next page (0: all)"),
+		reverse:  fs.Bool("reverse", false, "select in descending "+order+" order"),
+		keysOnly: fs.Bool("keys-only", false, keysOnly),
+		after:    fs.String("after", "", "resume after the row this continuation `TOKEN` came from"),
+	}
+}
+
+// options are the store's options the flags ask for.
+func (f selectFlags) options(out *session) store.SelectOptions {
+	return store.SelectOptions{Limit: *f.limit, Reverse: *f.reverse, KeysOnly: *f.keysOnly,
+		After: strings.TrimSpace(*f.after), OnBadKey: skipBadKey(out)}
+}
+
 func dbSelect(c *dbCall, args []string) int {
 	fs := c.flags()
-	limit := fs.Int("limit", 0, "print at most `N` rows, then the token for the next page (0: all)")
-	reverse := fs.Bool("reverse", false, "select in descending term order")
-	keysOnly := fs.Bool("keys-only", false, "do not read values: a '$_' row prints its key alone")
-	after := fs.String("after", "", "resume after the row this continuation `TOKEN` came from")
+	sf := newSelectFlags(fs, "term", "do not read values: a '$_' row prints its key alone")
 	args, status, ok := c.parse(fs, args, -1, "")
 	if !ok {
 		return status
 	}
-	if *limit < 0 {
+	if *sf.limit < 0 {
 		return fs.usageError(c.stderr, "--limit must not be negative")
 	}
+	keysOnly := sf.keysOnly
 	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
 	if !ok {
 		return exitUsage
@@ -103,8 +126,7 @@ func dbSelect(c *dbCall, args []string) int {
 		return exitFail
 	}
 	out := newSession(c.stdout, c.stderr)
-	opts := store.SelectOptions{Limit: *limit, Reverse: *reverse, KeysOnly: *keysOnly, After: strings.TrimSpace(*after),
-		OnBadKey: skipBadKey(out)}
+	opts := sf.options(out)
 	n, next := 0, ""
 	for row, err := range s.Select(c.ctx, spec, opts) {
 		if err != nil {
@@ -123,7 +145,7 @@ func dbSelect(c *dbCall, args []string) int {
 			out.buf = append(appendTerm(out.buf[:0], row.Result.Term), '\n')
 		}
 		out.out.Write(out.buf)
-		if *limit > 0 && n == *limit {
+		if *sf.limit > 0 && n == *sf.limit {
 			next = row.Continuation()
 		}
 	}

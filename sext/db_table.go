@@ -105,21 +105,7 @@ finish interrupted drops and builds (each line then ends "<TAB>fixed").`
 
 // dbTable dispatches "sext db table SUB".
 func dbTable(c *dbCall, args []string) int {
-	fs := c.flags()
-	if len(args) == 0 {
-		return fs.usageError(c.stderr, "missing subcommand: create, drop, list, info, index or check")
-	}
-	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		_, status, _ := fs.parse(args, c.stdout, c.stderr)
-		return status
-	}
-	sub, ok := dbTableSubs[args[0]]
-	if !ok {
-		return fs.usageError(c.stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
-	}
-	call := *c
-	call.sub = sub
-	return sub.run(&call, args[1:])
+	return c.dispatch(args, dbTableSubs, "create, drop, list, info, index or check")
 }
 
 // tableFail reports an error of the table calls on one line and returns

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
 	"time"
 
 	"github.com/erlsext/sext/store"
@@ -48,19 +48,11 @@ func dbLoadTable(c *dbCall, args []string) int {
 	if *every <= 0 {
 		return fs.usageError(c.stderr, "--progress must be positive")
 	}
-	name, in, size := "stdin", c.stdin, int64(0)
-	if args[0] != "-" {
-		f, err := os.Open(args[0])
-		if err != nil {
-			fmt.Fprintf(c.stderr, "sext: %v\n", err)
-			return exitFail
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
-		name, in = args[0], f
+	name, in, size, done, ok := c.loadInput(args[0])
+	if !ok {
+		return exitFail
 	}
+	defer done()
 	s, ok := c.open(&pebblestore.Options{Store: store.Options{NoSync: true}, Pebble: pebblekv.Options{MemTableSize: 32 << 20, MustExist: true}})
 	if !ok {
 		return exitFail

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/erlsext/sext/store"
 )
@@ -46,17 +45,15 @@ var (
 func dbSelectTable(c *dbCall, args []string) int {
 	fs := c.flags()
 	table := fs.String("table", "", "the `TABLE` whose objects to select")
-	limit := fs.Int("limit", 0, "print at most `N` rows, then the token for the next page (0: all)")
-	reverse := fs.Bool("reverse", false, "select in descending key order")
-	keysOnly := fs.Bool("keys-only", false, "a '$_' row prints its key alone")
-	after := fs.String("after", "", "resume after the row this continuation `TOKEN` came from")
+	sf := newSelectFlags(fs, "key", "a '$_' row prints its key alone")
 	args, status, ok := c.parse(fs, args, -1, "")
 	if !ok {
 		return status
 	}
-	if *limit < 0 {
+	if *sf.limit < 0 {
 		return fs.usageError(c.stderr, "--limit must not be negative")
 	}
+	keysOnly := sf.keysOnly
 	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
 	if !ok {
 		return exitUsage
@@ -66,7 +63,7 @@ func dbSelectTable(c *dbCall, args []string) int {
 		return exitFail
 	}
 	out := newSession(c.stdout, c.stderr)
-	opts := store.SelectOptions{Limit: *limit, Reverse: *reverse, KeysOnly: *keysOnly, After: strings.TrimSpace(*after), OnBadKey: skipBadKey(out)}
+	opts := sf.options(out)
 	n, next := 0, ""
 	status = exitOK
 	for row, err := range s.SelectTable(c.ctx, *table, spec, opts) {
@@ -82,7 +79,7 @@ func dbSelectTable(c *dbCall, args []string) int {
 			out.buf = append(appendTerm(out.buf[:0], row.Result.Term), '\n')
 		}
 		out.out.Write(out.buf)
-		if *limit > 0 && n == *limit {
+		if *sf.limit > 0 && n == *sf.limit {
 			next = row.Continuation()
 		}
 	}
