@@ -106,24 +106,33 @@ func (f selectFlags) options(out *session) store.SelectOptions {
 		After: strings.TrimSpace(*f.after), OnBadKey: skipBadKey(out)}
 }
 
-func dbSelect(c *dbCall, args []string) int {
-	fs := c.flags()
-	sf := newSelectFlags(fs, "term", "do not read values: a '$_' row prints its key alone")
+// startSelect parses a select's flags and its SPEC and opens the store;
+// when not ok, status is the exit status.
+func (c *dbCall) startSelect(fs *flagSet, sf selectFlags, args []string) (*matchspec.Spec, *store.Store, int, bool) {
 	args, status, ok := c.parse(fs, args, -1, "")
 	if !ok {
-		return status
+		return nil, nil, status, false
 	}
 	if *sf.limit < 0 {
-		return fs.usageError(c.stderr, "--limit must not be negative")
+		return nil, nil, fs.usageError(c.stderr, "--limit must not be negative"), false
 	}
-	keysOnly := sf.keysOnly
 	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
 	if !ok {
-		return exitUsage
+		return nil, nil, exitUsage, false
 	}
 	s, ok := c.openExisting()
 	if !ok {
-		return exitFail
+		return nil, nil, exitFail, false
+	}
+	return spec, s, exitOK, true
+}
+
+func dbSelect(c *dbCall, args []string) int {
+	fs := c.flags()
+	sf := newSelectFlags(fs, "term", "do not read values: a '$_' row prints its key alone")
+	spec, s, status, ok := c.startSelect(fs, sf, args)
+	if !ok {
+		return status
 	}
 	out := newSession(c.stdout, c.stderr)
 	opts := sf.options(out)
@@ -136,7 +145,7 @@ func dbSelect(c *dbCall, args []string) int {
 		}
 		n++
 		switch {
-		case row.Result.Whole && *keysOnly:
+		case row.Result.Whole && *sf.keysOnly:
 			out.buf = append(appendTerm(out.buf[:0], row.Key), '\n')
 		case row.Result.Whole:
 			out.buf = appendTerm(out.buf[:0], row.Key)

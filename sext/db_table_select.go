@@ -46,26 +46,13 @@ func dbSelectTable(c *dbCall, args []string) int {
 	fs := c.flags()
 	table := fs.String("table", "", "the `TABLE` whose objects to select")
 	sf := newSelectFlags(fs, "key", "a '$_' row prints its key alone")
-	args, status, ok := c.parse(fs, args, -1, "")
+	spec, s, status, ok := c.startSelect(fs, sf, args)
 	if !ok {
 		return status
-	}
-	if *sf.limit < 0 {
-		return fs.usageError(c.stderr, "--limit must not be negative")
-	}
-	keysOnly := sf.keysOnly
-	spec, ok := parseSpec(fs, args, c.termOpts, c.stderr)
-	if !ok {
-		return exitUsage
-	}
-	s, ok := c.openExisting()
-	if !ok {
-		return exitFail
 	}
 	out := newSession(c.stdout, c.stderr)
 	opts := sf.options(out)
 	n, next := 0, ""
-	status = exitOK
 	for row, err := range s.SelectTable(c.ctx, *table, spec, opts) {
 		if err != nil {
 			out.finish()
@@ -73,7 +60,7 @@ func dbSelectTable(c *dbCall, args []string) int {
 		}
 		n++
 		switch {
-		case row.Result.Whole && *keysOnly:
+		case row.Result.Whole && *sf.keysOnly:
 			out.buf = append(appendTerm(out.buf[:0], row.Key), '\n')
 		default:
 			out.buf = append(appendTerm(out.buf[:0], row.Result.Term), '\n')
