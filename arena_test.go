@@ -145,20 +145,24 @@ func TestArenaSpansChunks(t *testing.T) {
 	}
 }
 
-// An improper tail that is itself a list (bytes the encoder never
-// writes, but valid) is joined on inside the arena.
+// A tail that is itself a list, after either marker (bytes the encoder
+// never writes, but valid: the reference joins such a tail on), is joined
+// on inside the arena. Joined by a copy outside it, the tail's elements
+// kept pointing into the arena the next decode reuses.
 func TestImproperListTailJoined(t *testing.T) {
-	inner, _ := Encode(term.ImproperList([]term.Term{term.Int(2)}, term.Atom("t")))
-	b := append([]byte{tagList, tagPos4, 0, 0, 0, 2, markImproper}, inner...)
-	want := term.ImproperList([]term.Term{term.Int(1), term.Int(2)}, term.Atom("t"))
-	for _, cps := range []bool{false, true} {
-		got, s, err := decodeSnapshot(b, cps)
-		if err != nil || !term.Equal(got, want) {
-			t.Fatalf("decode %x = %s, %v; want %s", b, got, err, want)
-		}
-		poison(&s.a, len(b))
-		if !term.Equal(got, want) {
-			t.Fatalf("after poisoning: %s", got)
+	inner, _ := Encode(term.ImproperList([]term.Term{term.List(term.List())}, term.Atom("t")))
+	want := term.ImproperList([]term.Term{term.List(term.List()), term.List(term.List())}, term.Atom("t"))
+	for _, mark := range []byte{markImproper, markBitTail} {
+		b := append([]byte{tagList, tagList, tagList, markEnd, markEnd, mark}, inner...)
+		for _, cps := range []bool{false, true} {
+			got, s, err := decodeSnapshot(b, cps)
+			if err != nil || !term.Equal(got, want) {
+				t.Fatalf("decode %x = %s, %v; want %s", b, got, err, want)
+			}
+			poison(&s.a, len(b))
+			if !term.Equal(got, want) {
+				t.Fatalf("decode %x, after poisoning the arena: %s", b, got)
+			}
 		}
 	}
 }

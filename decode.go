@@ -157,12 +157,14 @@ func (d *decodeState) takeList(start int) []term.Term {
 	return elems
 }
 
-// tailIsList reports whether the improper tail marked at p is a list (not
-// a map, which starts with the same two bytes as a list with a tail), as
-// only a lenient encoder writes it: [a|[b]] is [a,b], and the canonical
-// encoding writes it so.
+// tailIsList reports whether the tail marked at p, improper or bitstring,
+// is a list (not a map, which starts with the same two bytes as a list
+// with a tail), as only a lenient encoder writes it: [a|[b]] is [a,b], and
+// the canonical encoding writes it so. The decoders join such a tail's
+// elements on in place: a tail joined by term.ListWithTail would be a
+// copy outside the arena, holding pointers into it that keep never moves.
 func tailIsList(b []byte, p int) bool {
-	return b[p] == markImproper && p+1 < len(b) && b[p+1] == tagList &&
+	return (b[p] == markImproper || b[p] == markBitTail) && p+1 < len(b) && b[p+1] == tagList &&
 		(p+2 >= len(b) || b[p+2] != markMap)
 }
 

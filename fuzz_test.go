@@ -47,6 +47,15 @@ func FuzzDecode(f *testing.F) {
 			errx != nil && errx.Error() != erry.Error() { // one refusal, one wording
 			t.Fatalf("decoders disagree on %x: %v, %v / %v, %v", b, x, errx, y, erry)
 		}
+		// A plain decode's term keeps none of the arena the next reuses.
+		for _, cps := range []bool{false, true} {
+			if got, s, err := decodeSnapshot(b, cps); err == nil && erry == nil {
+				poison(&s.a, len(b))
+				if !term.Equal(got, y) {
+					t.Fatalf("decode %x, after poisoning the arena: %s, want %s", b, got, y)
+				}
+			}
+		}
 		if w, errw := Decode(b); (errw == nil) != (erry == nil) || errw != nil && errw.Error() != erry.Error() ||
 			errw == nil && !term.Equal(w, y) {
 			t.Fatalf("Decode disagrees with DecodeCPS on %x: %v, %v / %v, %v", b, w, errw, y, erry)
