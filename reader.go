@@ -39,19 +39,10 @@ func leafEnd(b []byte, p int, utf8 bool, intLimit int) (end int, info skipInfo) 
 // its magnitude, well formed; 0 for anything else (a float, a long or
 // legacy magnitude, any error).
 func bigEnd(b []byte, p int, intLimit int) int {
+	neg := b[p] == tagNegBig
 	flag, at := byte(0), p+1
-	if b[p] == tagNegBig {
+	if neg {
 		if p+5 > len(b) {
-			return 0
-		}
-		words := int(0xFFFFFFFF - binary.BigEndian.Uint32(b[p+1:]))
-		if words == 0 || words > intLimit/8 {
-			return 0
-		}
-		end, units := frame8(b, p+5)
-		// The magnitude, after the size prefix, fits the words, a zero
-		// before a top byte of 255 aside.
-		if mag := units - 2; end == 0 || mag > 8*words && (mag > 8*words+1 || unitByte(b, p+5, 2, 0) != 0) {
 			return 0
 		}
 		flag, at = 0xFF, p+5
@@ -59,6 +50,15 @@ func bigEnd(b []byte, p int, intLimit int) int {
 	end, units := frame8(b, at)
 	if end == 0 || end >= len(b) || b[end] != flag || !sizedBig(b, at, units) {
 		return 0
+	}
+	if neg {
+		words := int(0xFFFFFFFF - binary.BigEndian.Uint32(b[p+1:]))
+		// The magnitude, after the size prefix, fits the words, a zero
+		// before a top byte of 255 aside.
+		if mag := units - 2; words == 0 || words > intLimit/8 ||
+			mag > 8*words && (mag > 8*words+1 || unitByte(b, at, 2, 0) != 0) {
+			return 0
+		}
 	}
 	return end + 1
 }
@@ -138,9 +138,14 @@ func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
 			}
 			p = end
 		case tagAtom, tagBinary:
-			end, _ := frame8(b, p+1)
-			if end == 0 || b[p] == tagAtom && utf8 {
+			if b[p] == tagAtom && utf8 {
 				goto general
+			}
+			end := shortWholeFrame(b, p+1) // inlined: most frames in keys are short
+			if end == 0 {
+				if end, _ = frame8(b, p+1); end == 0 {
+					goto general
+				}
 			}
 			p = end
 		case tagPosBig, tagNegBig:
