@@ -9,6 +9,12 @@
 // time; a member killed with SIGKILL keeps what it wrote either way, the
 // kernel holding it.
 //
+// A test that kills members, or needs the keyspace to itself, starts a
+// cluster of its own (Start); the rest share one per test binary
+// (Shared), each in a key prefix of its own, which the package's TestMain
+// stops (StopShared). SuiteMembers sizes the clusters of tests that check
+// a backend's calls rather than etcd's replication.
+//
 // Where etcd is not installed the test is skipped, except under CI (the
 // CI environment variable set), where that is a failure: CI must run
 // these tests, and its script installs etcd.
@@ -30,6 +36,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"github.com/erlsext/sext/internal/testsize"
 )
 
 // Options configures Start.
@@ -44,9 +52,32 @@ type Options struct {
 	StartTimeout time.Duration
 }
 
+// withDefaults fills in the zero fields, so that options that mean the
+// same cluster compare equal (Shared keys its clusters by them).
+func (o Options) withDefaults() Options {
+	if o.Members <= 0 {
+		o.Members = 3
+	}
+	if o.MaxTxnOps <= 0 {
+		o.MaxTxnOps = 1024
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 20 * time.Second
+	}
+	return o
+}
+
+// SuiteMembers is the member count for a test that checks what a backend
+// does rather than how etcd replicates it: three at testsize's full size,
+// as CI runs, and one in a quick run, where a write or a linearizable
+// read then costs one process instead of three (the store's etcd suites
+// took a third of the CPU and half the time on one member). The tests
+// that kill members start three at either size.
+func SuiteMembers() int { return testsize.Pick(1, 3) }
+
 // Cluster is a running test cluster.
 type Cluster struct {
-	t       testing.TB
+	t       testing.TB // the test that uses it, for its log and failures
 	bin     string
 	dir     string
 	opts    Options
@@ -85,37 +116,122 @@ func Binary(t testing.TB) string {
 func Start(t testing.TB, opts Options) *Cluster {
 	t.Helper()
 	bin := Binary(t)
-	if opts.Members <= 0 {
-		opts.Members = 3
-	}
-	if opts.MaxTxnOps <= 0 {
-		opts.MaxTxnOps = 1024
-	}
-	if opts.StartTimeout <= 0 {
-		opts.StartTimeout = 20 * time.Second
-	}
 	root := memoryDir()
 	if root != "" {
 		t.Cleanup(func() { os.RemoveAll(root) }) // after StopAll, registered later
 	} else {
 		root = t.TempDir()
 	}
+	c, err := startIn(t, bin, root, opts.withDefaults())
+	if err != nil {
+		t.Fatalf("etcdcluster: %v", err)
+	}
+	t.Cleanup(c.StopAll)
+	return c
+}
+
+// startIn starts a cluster with its data under root.
+func startIn(t testing.TB, bin, root string, opts Options) (*Cluster, error) {
 	// Ports are picked free and then released, so another process may take
 	// one before etcd binds it; a fresh set of ports is the cure.
 	var err error
 	for attempt := range 3 {
 		c := &Cluster{t: t, bin: bin, dir: filepath.Join(root, fmt.Sprintf("cluster%d", attempt)), opts: opts}
 		if err = c.start(); err == nil {
-			t.Cleanup(c.StopAll)
-			return c
+			return c, nil
 		}
-		c.StopAll()
+		c.kill()
 		if !strings.Contains(c.logs(), "address already in use") {
+			err = fmt.Errorf("%w\n%s", err, c.logs())
 			break
 		}
 	}
-	t.Fatalf("etcdcluster: %v", err)
-	return nil
+	return nil, err
+}
+
+// shared holds the test binary's shared clusters, by options.
+var shared struct {
+	sync.Mutex
+	clusters map[Options]*sharedCluster
+}
+
+type sharedCluster struct {
+	once   sync.Once
+	c      *Cluster
+	root   string
+	err    error
+	logged map[testing.TB]bool // the tests that log the tails if they fail
+}
+
+// Shared returns the cluster with these options that the test binary's
+// tests share, starting it on the first call. Each test on it keeps to
+// a key prefix of its own and leaves its members running. A test that
+// kills members calls Start; one that compacts or needs the whole
+// keyspace calls Start too, or does that before its t.Parallel, when no
+// other test of the binary runs. The cluster outlives the test; the
+// package's TestMain stops it with StopShared after m.Run. If a test on
+// it fails, the members' log tails are logged.
+func Shared(t testing.TB, opts Options) *Cluster {
+	t.Helper()
+	bin := Binary(t)
+	opts = opts.withDefaults()
+	shared.Lock()
+	if shared.clusters == nil {
+		shared.clusters = map[Options]*sharedCluster{}
+	}
+	sc := shared.clusters[opts]
+	if sc == nil {
+		sc = &sharedCluster{}
+		shared.clusters[opts] = sc
+	}
+	shared.Unlock()
+	sc.once.Do(func() {
+		// Not the test's temporary directory, which goes when the test
+		// that started the cluster ends.
+		if sc.root = memoryDir(); sc.root == "" {
+			if sc.root, sc.err = os.MkdirTemp("", "etcdcluster-"); sc.err != nil {
+				return
+			}
+		}
+		sc.c, sc.err = startIn(nil, bin, sc.root, opts)
+	})
+	if sc.err != nil {
+		t.Fatalf("etcdcluster: the shared cluster: %v", sc.err)
+	}
+	view := *sc.c // this test's view: the same members, its own log
+	view.t = t
+	shared.Lock()
+	if sc.logged == nil {
+		sc.logged = map[testing.TB]bool{}
+	}
+	first := !sc.logged[t]
+	sc.logged[t] = true
+	shared.Unlock()
+	if first {
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("etcd logs (tail):\n%s", view.logs())
+			}
+		})
+	}
+	return &view
+}
+
+// StopShared kills the members of every shared cluster and removes their
+// data. A TestMain calls it after m.Run; were it not called, the members
+// would die with the test binary (on Linux) but leave their data behind.
+func StopShared() {
+	shared.Lock()
+	defer shared.Unlock()
+	for opts, sc := range shared.clusters {
+		if sc.c != nil {
+			sc.c.kill()
+		}
+		if sc.root != "" {
+			os.RemoveAll(sc.root)
+		}
+		delete(shared.clusters, opts)
+	}
 }
 
 func (c *Cluster) start() error {
@@ -155,7 +271,7 @@ func (c *Cluster) start() error {
 // memberArgs are the flags every start of m takes; a first start adds the
 // initial cluster.
 func (c *Cluster) memberArgs(m *Member) []string {
-	return []string{
+	args := []string{
 		"--name", m.Name,
 		"--data-dir", m.DataDir,
 		"--listen-client-urls", m.ClientURL,
@@ -167,6 +283,17 @@ func (c *Cluster) memberArgs(m *Member) []string {
 		"--log-outputs", "stderr",
 		"--log-level", "warn",
 	}
+	if c.opts.Members == 1 {
+		// A lone member has no one to lose its leadership to, so its
+		// election timeout can be short: it is how long a start waits
+		// for the member to elect itself (a second or two by default).
+		return append(args, "--heartbeat-interval", "25", "--election-timeout", "250")
+	}
+	// Pre-vote, etcd's default from 3.5 on: a member cut off from the
+	// quorum does not raise its term campaigning, so that once the
+	// others are back one election settles the leader, where without it
+	// the members took up to seven seconds of elections (TestFaults).
+	return append(args, "--pre-vote")
 }
 
 // launch starts m's process with args, keeping the args for a restart.
@@ -178,7 +305,7 @@ func (c *Cluster) launch(m *Member, args []string) error {
 	defer logf.Close() // the child has its own copy
 	cmd := exec.Command(c.bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = cleanEnv()
+	cmd.Env = memberEnv()
 	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		return err
@@ -191,16 +318,19 @@ func (c *Cluster) launch(m *Member, args []string) error {
 	return nil
 }
 
-// cleanEnv is the environment without ETCD_* variables, which etcd would
-// read as flags.
-func cleanEnv() []string {
+// memberEnv is the environment without ETCD_* variables, which etcd
+// would read as flags, and with GOMAXPROCS=1: the members of a cluster
+// pass each request from thread to thread, and on a small machine, beside
+// the test and other clusters, one thread each cut the etcd tests' CPU by
+// a quarter and their time by a sixth (measured on 2 CPUs).
+func memberEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ETCD_") && !strings.HasPrefix(kv, "ETCDCTL_") {
+		if !strings.HasPrefix(kv, "ETCD_") && !strings.HasPrefix(kv, "ETCDCTL_") && !strings.HasPrefix(kv, "GOMAXPROCS=") {
 			env = append(env, kv)
 		}
 	}
-	return env
+	return append(env, "GOMAXPROCS=1")
 }
 
 // freePorts returns n distinct loopback ports that were free a moment ago.
@@ -265,11 +395,16 @@ func (c *Cluster) Stop(i int) {
 
 // StopAll kills every member. It is registered as the test's cleanup.
 func (c *Cluster) StopAll() {
+	c.kill()
+	if c.t != nil && c.t.Failed() {
+		c.t.Logf("etcd logs (tail):\n%s", c.logs())
+	}
+}
+
+// kill kills every member.
+func (c *Cluster) kill() {
 	for i := range c.Members {
 		c.Stop(i)
-	}
-	if c.t.Failed() {
-		c.t.Logf("etcd logs (tail):\n%s", c.logs())
 	}
 }
 
@@ -293,7 +428,12 @@ func (c *Cluster) WaitReady(timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	var last error
 	for time.Now().Before(deadline) {
-		if _, err := c.leader(); err == nil {
+		// Ask for the leader only once every running member listens: a
+		// client dialled earlier waits out its whole dial timeout (a
+		// second, once the whole of a start).
+		if err := c.listening(); err != nil {
+			last = err
+		} else if _, err := c.leader(); err == nil {
 			return nil
 		} else {
 			last = err
@@ -311,9 +451,25 @@ func (c *Cluster) WaitReady(timeout time.Duration) error {
 			default:
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	return fmt.Errorf("no leader within %v: %v", timeout, last)
+}
+
+// listening reports an error unless every running member accepts a
+// connection on its client port.
+func (c *Cluster) listening() error {
+	for i, m := range c.Members {
+		if !c.Running(i) {
+			continue
+		}
+		conn, err := net.DialTimeout("tcp", strings.TrimPrefix(m.ClientURL, "http://"), 100*time.Millisecond)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.Name, err)
+		}
+		conn.Close()
+	}
+	return nil
 }
 
 // Leader returns the index of the leader, failing the test if the running

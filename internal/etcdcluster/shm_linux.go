@@ -7,8 +7,9 @@ import (
 
 // shmMinFree is the room /dev/shm must have for the members' data: each
 // member preallocates its 64 MB log segment and the next one (a cluster
-// of three takes about 370 MB), and go test runs up to four clusters side
-// by side (two packages, two parallel tests each, on two CPUs).
+// of three takes about 370 MB), and go test runs up to a dozen members
+// side by side (two packages, each with a shared cluster and two parallel
+// tests' own, on two CPUs).
 const shmMinFree = 4 << 30
 
 // memoryDir returns a new directory in /dev/shm where that is a tmpfs
