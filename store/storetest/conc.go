@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
@@ -23,9 +24,10 @@ import (
 // unset, it runs DefaultConcDuration.
 const ConcDurationEnv = "STORE_CONC_DURATION"
 
-// DefaultConcDuration is how long the concurrency test runs by default:
-// long enough that every kind of operation runs beside every other many
-// times, short enough for every go test run.
+// DefaultConcDuration is how long the concurrency test runs by default
+// at testsize's full size: long enough that every kind of operation runs
+// beside every other many times, short enough for every go test run. A
+// quick run takes half.
 const DefaultConcDuration = 2 * time.Second
 
 // The concurrency test's data. Stable keys {stable, I, I rem 7} hold
@@ -112,11 +114,12 @@ type concOp struct {
 var errRefused = errors.New("refused")
 
 // testConcurrent runs every read and scan beside every write and every
-// maintenance call for ConcDurationEnv (DefaultConcDuration), checking
-// each answer against the model, and fails on any wrong answer, any
-// unexpected error and any panic. It logs how many of each operation ran.
+// maintenance call for ConcDurationEnv (DefaultConcDuration, half in a
+// quick run), checking each answer against the model, and fails on any
+// wrong answer, any unexpected error and any panic. It logs how many of
+// each operation ran.
 func testConcurrent(t *testing.T, open func(t *testing.T) store.KV) {
-	d := DefaultConcDuration
+	d := testsize.Pick(DefaultConcDuration/2, DefaultConcDuration)
 	if v := os.Getenv(ConcDurationEnv); v != "" {
 		var err error
 		if d, err = time.ParseDuration(v); err != nil {
