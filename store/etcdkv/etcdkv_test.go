@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"os"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -23,43 +24,53 @@ import (
 
 var ctx = context.Background()
 
-// TestEtcd runs everything that needs a healthy cluster on one
-// three-member cluster, each part in its own key prefix; TestFaults has
-// a cluster of its own to break. The package's tests that start a
-// cluster run in parallel (go test's -parallel, the number of CPUs, at
-// a time): much of their time is waiting on etcd.
+// TestMain stops the cluster the package's tests share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	etcdcluster.StopShared()
+	os.Exit(code)
+}
+
+// suiteCluster is the cluster TestEtcd and TestEtcdSelect share, each
+// store in a key prefix of its own: etcdcluster.SuiteMembers members
+// (one in a quick run, three at full size). TestFaults and TestIndexes
+// kill members of three-member clusters of their own.
+func suiteCluster(t *testing.T) *etcdcluster.Cluster {
+	return etcdcluster.Shared(t, etcdcluster.Options{Members: etcdcluster.SuiteMembers()})
+}
+
+// TestEtcd runs everything that needs a healthy cluster, each part in
+// its own key prefix. What needs the whole keyspace runs first, before
+// t.Parallel, while no other test of the package runs: the seam's checks
+// on a store without a prefix, so that its raw keys ("\x00",
+// "\xff\xff", unbounded ranges) meet etcd's own keyspace edges, and the
+// watch test, which compacts the cluster's history. The package's tests
+// then run in parallel: much of their time is waiting on etcd.
 func TestEtcd(t *testing.T) {
+	c := suiteCluster(t)
+	t.Run("Keyspace", func(t *testing.T) {
+		wipe(t, c)
+		storetest.RunKV(t, func(t *testing.T) store.KV { return open(t, c, etcdkv.Options{}) })
+	})
+	t.Run("Watch", func(t *testing.T) { testWatchJobs(t, c) })
 	t.Parallel()
-	c := etcdcluster.Start(t, etcdcluster.Options{})
 	t.Run("Conformance", func(t *testing.T) { storetest.Run(t, opener(c)) })
 	t.Run("Paging", func(t *testing.T) { testPaging(t, c) })
 	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, c) })
 	t.Run("Batches", func(t *testing.T) { testBatches(t, c) })
 	t.Run("Stats", func(t *testing.T) { testStats(t, c) })
 	t.Run("Context", func(t *testing.T) { testContext(t, c) })
-	t.Run("Watch", func(t *testing.T) { testWatchJobs(t, c) })
 	t.Run("Rates", func(t *testing.T) { testRates(t, c) })
 }
 
 var prefixes atomic.Int64
 
-// opener returns storetest's open: a new, empty KV each call. The first
-// call has no prefix, after emptying the whole cluster, so that the
-// suite's raw-key checks ("\x00", "\xff\xff", unbounded ranges) meet
-// etcd's own keyspace edges; later calls each get a prefix of their own,
-// because the suite opens a new store while the last one still holds its
-// keys.
+// opener returns storetest's open: a new, empty KV each call, each in a
+// prefix of its own, because the suite opens a new store while the last
+// one still holds its keys.
 func opener(c *etcdcluster.Cluster) func(t *testing.T) store.KV {
-	first := true
 	return func(t *testing.T) store.KV {
-		var opts etcdkv.Options
-		if first {
-			first = false
-			wipe(t, c)
-		} else {
-			opts.Prefix = fmt.Appendf(nil, "storetest/%d/", prefixes.Add(1))
-		}
-		return open(t, c, opts)
+		return open(t, c, etcdkv.Options{Prefix: fmt.Appendf(nil, "storetest/%d/", prefixes.Add(1))})
 	}
 }
 

@@ -219,21 +219,28 @@ func TestFaults(t *testing.T) {
 	}
 
 	// A second member down: no quorum. Calls fail within the timeout,
-	// with ErrUnavailable, instead of hanging.
+	// with ErrUnavailable, instead of hanging. Each call waits out its
+	// own bound, so they all run at once: one wait instead of seven.
 	second := (leader + 1) % 3
 	c.Stop(second)
 	t.Logf("killed m%d too: no quorum", second)
+	var calls sync.WaitGroup
 	bound := faultTimeout + time.Second
-	timed := func(what string, f func() error) {
-		t.Helper()
-		start := time.Now()
-		err := f()
+	timedFrom := func(what string, start time.Time, err error) {
 		d := time.Since(start)
 		if !errors.Is(err, etcdkv.ErrUnavailable) || d > bound {
 			t.Errorf("%s without quorum: %v after %v; want ErrUnavailable within %v", what, err, d, bound)
 			return
 		}
 		t.Logf("%s without quorum failed after %v: %v", what, d.Round(time.Millisecond), err)
+	}
+	timed := func(what string, f func() error) {
+		calls.Add(1)
+		go func() {
+			defer calls.Done()
+			start := time.Now()
+			timedFrom(what, start, f())
+		}()
 	}
 	timed("Put", func() error { return s.Put(ctx, loadKey(int(unacked)), nil) })
 	timed("Get", func() error { _, err := s.Get(ctx, loadKey(1)); return err })
@@ -245,30 +252,55 @@ func TestFaults(t *testing.T) {
 		}
 		return nil
 	})
-	// A watch needs a leader too: the member left says it has none, so a
-	// watch fails rather than wait for changes that cannot come.
-	timed("Watch", func() error {
-		wctx, wcancel := context.WithTimeout(ctx, bound)
-		defer wcancel()
-		for _, err := range kv.Watch(wctx, pattern, etcdkv.WatchOptions{}) {
-			if err != nil {
-				return err
+	// A watch needs a leader too: once the member left has said it has
+	// none (the watcher above sees its watch end), a watch fails rather
+	// than wait for changes that cannot come.
+	mu.Lock()
+	failsBefore := watchFails
+	mu.Unlock()
+	calls.Add(1)
+	go func() {
+		defer calls.Done()
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			mu.Lock()
+			fails := watchFails
+			mu.Unlock()
+			if fails > failsBefore {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the watcher's watch still runs 15s after the quorum was lost")
+				return
 			}
 		}
-		return nil
-	})
+		wctx, wcancel := context.WithTimeout(ctx, bound)
+		defer wcancel()
+		start := time.Now()
+		var werr error
+		for _, err := range kv.Watch(wctx, pattern, etcdkv.WatchOptions{}) {
+			if err != nil {
+				werr = err
+				break
+			}
+		}
+		timedFrom("Watch", start, werr)
+	}()
 
 	// The caller's context bounds a call as well as the KV's timeout: a
 	// deadline shorter than the timeout ends the call at that deadline,
 	// and a cancellation ends it at once, each with its own error.
 	const short, slack = 300 * time.Millisecond, 400 * time.Millisecond
-	dctx, dcancel := context.WithTimeout(ctx, short)
-	start := time.Now()
-	_, err = s.Get(dctx, loadKey(1))
-	dcancel()
-	if d := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, etcdkv.ErrUnavailable) || d > short+slack {
-		t.Errorf("Get with a %v deadline without quorum: %v after %v; want DeadlineExceeded and ErrUnavailable by %v", short, err, d, short+slack)
-	}
+	calls.Add(1)
+	go func() {
+		defer calls.Done()
+		dctx, dcancel := context.WithTimeout(ctx, short)
+		defer dcancel()
+		start := time.Now()
+		_, err := s.Get(dctx, loadKey(1))
+		if d := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, etcdkv.ErrUnavailable) || d > short+slack {
+			t.Errorf("Get with a %v deadline without quorum: %v after %v; want DeadlineExceeded and ErrUnavailable by %v", short, err, d, short+slack)
+		}
+	}()
 	for what, call := range map[string]func(context.Context) error{
 		"Put": func(c context.Context) error { return s.Put(c, loadKey(int(unacked)), nil) },
 		"Scan": func(c context.Context) error {
@@ -278,15 +310,20 @@ func TestFaults(t *testing.T) {
 			return nil
 		},
 	} {
-		cctx, ccancel := context.WithCancel(ctx)
-		time.AfterFunc(short, ccancel)
-		start := time.Now()
-		err := call(cctx)
-		if d := time.Since(start); !errors.Is(err, context.Canceled) || errors.Is(err, etcdkv.ErrUnavailable) || d > short+slack {
-			t.Errorf("%s cancelled after %v without quorum: %v after %v; want Canceled by %v", what, short, err, d, short+slack)
-		}
-		ccancel()
+		calls.Add(1)
+		go func() {
+			defer calls.Done()
+			cctx, ccancel := context.WithCancel(ctx)
+			defer ccancel()
+			time.AfterFunc(short, ccancel)
+			start := time.Now()
+			err := call(cctx)
+			if d := time.Since(start); !errors.Is(err, context.Canceled) || errors.Is(err, etcdkv.ErrUnavailable) || d > short+slack {
+				t.Errorf("%s cancelled after %v without quorum: %v after %v; want Canceled by %v", what, short, err, d, short+slack)
+			}
+		}()
 	}
+	calls.Wait()
 
 	// Both back: every acknowledged write is there.
 	c.Restart(leader)
