@@ -22,16 +22,16 @@ import (
 )
 
 // runMigrateSuite runs Migrate's tests that any backend must pass, in
-// the manner of storetest.Run: the model property with crashes, and a
-// migration beside readers and writers. open returns a new, empty KV
-// each call.
-func runMigrateSuite(t *testing.T, open func(t *testing.T) store.KV) {
+// the manner of storetest.Run: the model property with crashes, on the
+// KVs openModel returns, and a migration beside readers and writers, on
+// openRace's. Each returns a new, empty KV each call.
+func runMigrateSuite(t *testing.T, openModel, openRace func(t *testing.T) store.KV) {
 	t.Run("Model", func(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
-			checkMigrateModel(rt, func() seam.KV { return storetest.Checked(t, open(t)) })
+			checkMigrateModel(rt, func() seam.KV { return storetest.Checked(t, openModel(t)) })
 		})
 	})
-	t.Run("Concurrent", func(t *testing.T) { testMigrateConcurrent(t, open) })
+	t.Run("Concurrent", func(t *testing.T) { testMigrateConcurrent(t, openRace) })
 }
 
 // orderKey is {order, Cust, Time, Id} in the old layout, with #Desc<Time>
@@ -236,31 +236,35 @@ func testMigrateConcurrent(t *testing.T, open func(t *testing.T) store.KV) {
 
 // TestMigrateSuitePebble runs the suite on Pebble.
 func TestMigrateSuitePebble(t *testing.T) {
-	runMigrateSuite(t, func(t *testing.T) store.KV {
+	open := func(t *testing.T) store.KV {
 		kv, err := pebblekv.Open(t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return kv
-	})
+	}
+	runMigrateSuite(t, open, open)
 }
 
 var migratePrefixes atomic.Int64
 
-// TestMigrateSuiteEtcd runs the suite on a three-member etcd cluster
-// that keeps etcd's default of 128 operations a transaction, which the
-// default step must fit, each store in a key prefix of its own.
+// TestMigrateSuiteEtcd runs the suite on etcd, the model on the model
+// cluster and the rest on the three-member race cluster, both of which
+// keep etcd's default of 128 operations a transaction, which the default
+// step must fit, each store in a key prefix of its own.
 func TestMigrateSuiteEtcd(t *testing.T) {
-	t.Parallel() // beside TestTableEtcd: each waits on a cluster of its own
-	c := etcdcluster.Start(t, etcdcluster.Options{MaxTxnOps: 128})
-	open := func(t *testing.T) store.KV {
-		kv, err := etcdkv.Open(etcdkv.Options{Endpoints: c.Endpoints(), Prefix: fmt.Appendf(nil, "migrate/%d/", migratePrefixes.Add(1))})
-		if err != nil {
-			t.Fatal(err)
+	t.Parallel() // beside TestTableEtcd: each waits on etcd
+	opener := func(cluster func(*testing.T) *etcdcluster.Cluster) func(t *testing.T) store.KV {
+		return func(t *testing.T) store.KV {
+			kv, err := etcdkv.Open(etcdkv.Options{Endpoints: cluster(t).Endpoints(), Prefix: fmt.Appendf(nil, "migrate/%d/", migratePrefixes.Add(1))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kv
 		}
-		return kv
 	}
-	runMigrateSuite(t, open)
+	open := opener(raceCluster)
+	runMigrateSuite(t, opener(modelCluster), open)
 	t.Run("DefaultStep", func(t *testing.T) {
 		ctx := context.Background()
 		s := store.New(open(t), nil)

@@ -126,14 +126,14 @@ func TestTableConcurrentPebble(t *testing.T) {
 	tbConcurrent(t, []*store.Store{s}, 4, testsize.Pick(300, 2000))
 }
 
-// TestTableEtcd runs, on a three-member cluster of its own, the model
-// property (fewer steps than on Pebble: each is many round trips) and
-// tbConcurrent with two stores on one prefix, as two processes would
-// be, whose writes meet only in etcd's transactions.
+// TestTableEtcd runs, on etcd, the model property (fewer steps than on
+// Pebble: each is many round trips) on the model cluster, and
+// tbConcurrent with two stores on one prefix, as two processes would be,
+// whose writes meet only in etcd's transactions, on the three-member
+// race cluster.
 func TestTableEtcd(t *testing.T) {
-	t.Parallel() // beside TestMigrateSuiteEtcd: each waits on a cluster of its own
-	c := etcdcluster.Start(t, etcdcluster.Options{})
-	open := func(prefix string) *store.Store {
+	t.Parallel() // beside TestMigrateSuiteEtcd: each waits on etcd
+	open := func(c *etcdcluster.Cluster, prefix string) *store.Store {
 		kv, err := etcdkv.Open(etcdkv.Options{Endpoints: c.Endpoints(), Prefix: []byte(prefix)})
 		if err != nil {
 			t.Fatal(err)
@@ -144,8 +144,9 @@ func TestTableEtcd(t *testing.T) {
 	}
 	t.Run("Model", func(t *testing.T) {
 		ctx := context.Background()
+		c := modelCluster(t)
 		for seed := range uint64(testsize.Pick(6, 25)) {
-			s := open(fmt.Sprintf("model/%d/", seed))
+			s := open(c, fmt.Sprintf("table/model/%d/", seed))
 			if err := s.CreateTable(ctx, tbDef); err != nil {
 				t.Fatal(err)
 			}
@@ -153,6 +154,7 @@ func TestTableEtcd(t *testing.T) {
 		}
 	})
 	t.Run("Concurrent", func(t *testing.T) {
-		tbConcurrent(t, []*store.Store{open("conc/"), open("conc/")}, 4, testsize.Pick(40, 150))
+		c := raceCluster(t)
+		tbConcurrent(t, []*store.Store{open(c, "table/conc/"), open(c, "table/conc/")}, 4, testsize.Pick(40, 150))
 	})
 }
