@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/term"
 )
 
@@ -422,11 +423,11 @@ func TestHostile(t *testing.T) {
 	}
 }
 
-// Lines have no length limit: 64 MB and more. The test runs beside the
-// etcd tests, which mostly wait.
+// Lines have no length limit: 64 MB and more (16 MB and more in a quick
+// run, testsize). The test runs beside the etcd tests, which mostly wait.
 func TestLongLines(t *testing.T) {
 	t.Parallel()
-	pad := strings.Repeat(" ", 64<<20)
+	pad := strings.Repeat(" ", testsize.Pick(16<<20, 64<<20))
 	runSext(t, "a\n"+pad+"{a,1}\nb\n", "encode").want(t, 0,
 		lines("0CB08008", "10000000020CB080080A00000002", "0CB10008"))
 	runSext(t, pad+"0A00000002"+pad+"\n", "decode").want(t, 0, lines("1"))

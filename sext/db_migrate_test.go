@@ -151,10 +151,12 @@ func TestDBMigrateSIGKILL(t *testing.T) {
 	}, base)
 }
 
-// TestDBMigrateEtcdSIGKILL does the same on a three-member etcd cluster.
+// TestDBMigrateEtcdSIGKILL does the same on an etcd cluster of its own:
+// three members at testsize's full size, one in a quick run
+// (etcdcluster.SuiteMembers; TestDBEtcd kills members of three).
 func TestDBMigrateEtcdSIGKILL(t *testing.T) {
 	t.Parallel() // it waits on a cluster of its own
-	c := etcdcluster.Start(t, etcdcluster.Options{})
+	c := etcdcluster.Start(t, etcdcluster.Options{Members: etcdcluster.SuiteMembers()})
 	base := []string{"db", "--etcd", strings.Join(c.Endpoints(), ",")}
 	checkKilledMigration(t, 3000, 20, func(stdin string, args ...string) dbResult {
 		t.Helper()

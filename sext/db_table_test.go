@@ -152,13 +152,14 @@ func TestDBTableLoadSIGKILL(t *testing.T) {
 	}
 }
 
-// TestDBTableEtcd runs the table commands on a cluster of its own: a
-// load in batches that fit etcd's transactions (with a unique index,
-// each object's condition and entry count toward them), the count, a
-// select through the index, a refusal.
+// TestDBTableEtcd runs the table commands on a cluster of its own
+// (etcdcluster.SuiteMembers: one member in a quick run): a load in
+// batches that fit etcd's default of 128 writes a transaction, which the
+// cluster keeps (with a unique index, each object's condition and entry
+// count toward them), the count, a select through the index, a refusal.
 func TestDBTableEtcd(t *testing.T) {
 	t.Parallel()
-	c := etcdcluster.Start(t, etcdcluster.Options{})
+	c := etcdcluster.Start(t, etcdcluster.Options{Members: etcdcluster.SuiteMembers(), MaxTxnOps: 128})
 	eps := strings.Join(c.Endpoints(), ",")
 	db := func(stdin string, args ...string) result {
 		t.Helper()

@@ -213,12 +213,13 @@ func TestDemoIndex(t *testing.T) {
 	execDB(t, "", "db", "--dir", dir, "index", "check").expect(t, 0, nil)
 }
 
-// TestDBIndexEtcd: the index commands on an etcd cluster, and a load
-// whose default batch leaves room in each transaction for two indexes'
-// entries (etcd allows 128 writes a transaction).
+// TestDBIndexEtcd: the index commands on an etcd cluster of its own
+// (etcdcluster.SuiteMembers: one member in a quick run), and a load whose
+// default batch leaves room in each transaction for two indexes' entries
+// (the cluster keeps etcd's default of 128 writes a transaction).
 func TestDBIndexEtcd(t *testing.T) {
 	t.Parallel() // beside TestDBEtcd: each waits on a cluster of its own
-	c := etcdcluster.Start(t, etcdcluster.Options{})
+	c := etcdcluster.Start(t, etcdcluster.Options{Members: etcdcluster.SuiteMembers(), MaxTxnOps: 128})
 	eps := strings.Join(c.Endpoints(), ",")
 	db := func(stdin string, args ...string) dbResult {
 		t.Helper()
