@@ -220,7 +220,7 @@ func TestFaults(t *testing.T) {
 
 	// A second member down: no quorum. Calls fail within the timeout,
 	// with ErrUnavailable, instead of hanging. Each call waits out its
-	// own bound, so they all run at once: one wait instead of seven.
+	// own bound, so they run side by side: one wait instead of four.
 	second := (leader + 1) % 3
 	c.Stop(second)
 	t.Logf("killed m%d too: no quorum", second)
@@ -258,9 +258,10 @@ func TestFaults(t *testing.T) {
 	mu.Lock()
 	failsBefore := watchFails
 	mu.Unlock()
-	calls.Add(1)
+	var watchCheck sync.WaitGroup
+	watchCheck.Add(1)
 	go func() {
-		defer calls.Done()
+		defer watchCheck.Done()
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			mu.Lock()
 			fails := watchFails
@@ -286,9 +287,13 @@ func TestFaults(t *testing.T) {
 		timedFrom("Watch", start, werr)
 	}()
 
+	calls.Wait()
+
 	// The caller's context bounds a call as well as the KV's timeout: a
 	// deadline shorter than the timeout ends the call at that deadline,
-	// and a cancellation ends it at once, each with its own error.
+	// and a cancellation ends it at once, each with its own error. (After
+	// the calls above: by then the client has left its connection to the
+	// member just killed, which fails a call at once.)
 	const short, slack = 300 * time.Millisecond, 400 * time.Millisecond
 	calls.Add(1)
 	go func() {
@@ -324,6 +329,7 @@ func TestFaults(t *testing.T) {
 		}()
 	}
 	calls.Wait()
+	watchCheck.Wait()
 
 	// Both back: every acknowledged write is there.
 	c.Restart(leader)
