@@ -10,7 +10,7 @@ import (
 
 	"github.com/erlsext/sext/internal/etcdcluster"
 	"github.com/erlsext/sext/store/etcdkv"
-	"github.com/erlsext/sext/store/storetest"
+	"github.com/erlsext/sext/store/storetest/seeds"
 )
 
 // TestDBEtcd runs the db subcommands, and watch, against a real
@@ -123,7 +123,7 @@ func checkEtcd(t *testing.T, c *etcdcluster.Cluster, db func(string, ...string) 
 		t.Fatal(err)
 	}
 	defer kv.Close()
-	seeds := storetest.NewSeeds(t)
+	seeds := seeds.New(t)
 	seedKeys(t, kv, seeds)
 	checkCLI(t, seeds, db, func() {
 		wb := kv.NewBatch()

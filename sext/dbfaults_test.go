@@ -17,7 +17,7 @@ import (
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/store/pebblekv"
 	"github.com/erlsext/sext/store/pebblestore"
-	"github.com/erlsext/sext/store/storetest"
+	"github.com/erlsext/sext/store/storetest/seeds"
 	"github.com/erlsext/sext/term"
 )
 
@@ -283,7 +283,7 @@ func TestDBLoadInterrupt(t *testing.T) {
 func TestDBCheck(t *testing.T) {
 	dir := t.TempDir()
 	execDB(t, "{k, 1}\tone\n{k, 2}\ttwo\n", "db", "--dir", dir, "load", "-").expect(t, 0, text(""))
-	seeds := storetest.NewSeeds(t)
+	seeds := seeds.New(t)
 	kv, err := pebblekv.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func TestDBCheck(t *testing.T) {
 	})
 }
 
-func seedKeys(t *testing.T, kv store.KV, seeds storetest.Seeds) {
+func seedKeys(t *testing.T, kv store.KV, seeds seeds.Seeds) {
 	t.Helper()
 	wb := kv.NewBatch()
 	wb.Set(seeds.Foreign, []byte("foreign"))
@@ -321,7 +321,7 @@ func seedKeys(t *testing.T, kv store.KV, seeds storetest.Seeds) {
 
 // checkCLI runs the check story on a store holding {k,1}, {k,2} and the
 // seeds; dropForeign removes the foreign key behind the command's back.
-func checkCLI(t *testing.T, seeds storetest.Seeds, db func(stdin string, args ...string) dbResult, dropForeign func()) {
+func checkCLI(t *testing.T, seeds seeds.Seeds, db func(stdin string, args ...string) dbResult, dropForeign func()) {
 	t.Helper()
 	legacy, unsorted := seeds.LegacyTerm.String(), seeds.UnsortedTerm.String()
 	// Before: a scan shows the keys and says which are not canonical.

@@ -9,49 +9,16 @@ import (
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/store"
+	"github.com/erlsext/sext/store/storetest/seeds"
 	"github.com/erlsext/sext/term"
 )
 
-// Seeds are keys as other writers leave them, for the check tests: a
-// foreign key, a legacy bignum and a map with its entries unsorted, each
-// written as raw bytes, with the term they decode to.
-type Seeds struct {
-	Foreign      []byte
-	Legacy       []byte    // {big, 2^80} with the bignum in the pre-2013 layout
-	LegacyTerm   term.Term // what Legacy decodes to
-	Unsorted     []byte    // {m, #{a => 1, b => 2}} with b's entry first
-	UnsortedTerm term.Term
-}
+// Seeds are keys as other writers leave them, for the check tests (see
+// package seeds, which tests that need no more of the suite import).
+type Seeds = seeds.Seeds
 
 // NewSeeds builds the seed keys.
-func NewSeeds(t testing.TB) Seeds {
-	t.Helper()
-	var s Seeds
-	s.Foreign = []byte("plain text key")
-	n := new(big.Int).Lsh(big.NewInt(1), 80)
-	s.LegacyTerm = term.Tuple(term.Atom("big"), term.BigInt(n))
-	var err error
-	if s.Legacy, err = (sext.Options{Legacy: true}).Encode(s.LegacyTerm); err != nil {
-		t.Fatal(err)
-	}
-	a, b := term.Atom("a"), term.Atom("b")
-	s.UnsortedTerm = term.Tuple(term.Atom("m"), term.Map(term.MapEntry{Key: a, Value: term.Int(1)}, term.MapEntry{Key: b, Value: term.Int(2)}))
-	whole := must(t, s.UnsortedTerm)
-	m := must(t, term.Map(term.MapEntry{Key: a, Value: term.Int(1)}, term.MapEntry{Key: b, Value: term.Int(2)}))
-	if !bytes.HasSuffix(whole, m) {
-		t.Fatalf("a tuple's encoding does not end with its last element's")
-	}
-	// The map's header ([17, 1] and a 32-bit size), then b's entry before
-	// a's: what the reference writes for a map in hash order.
-	entryA := append(must(t, a), must(t, term.Int(1))...)
-	if !bytes.Equal(m[6:6+len(entryA)], entryA) {
-		t.Fatalf("map layout is not [17, 1], Size:32, entries: % x", m)
-	}
-	unsorted := append(bytes.Clone(m[:6]), m[6+len(entryA):]...)
-	unsorted = append(unsorted, entryA...)
-	s.Unsorted = append(bytes.Clone(whole[:len(whole)-len(m)]), unsorted...)
-	return s
-}
+func NewSeeds(t testing.TB) Seeds { return seeds.New(t) }
 
 func must(t testing.TB, x term.Term) []byte {
 	t.Helper()
