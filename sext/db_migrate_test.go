@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/internal/testsize"
 )
 
 const migrateDescSpec = `[{{order,'$1','$2','$3'},[{is_integer,'$2'}],[{{order,'$1',#Desc<'$2'>,'$3'}}]}]`
@@ -141,24 +142,27 @@ func sorted(lines string) string {
 }
 
 // TestDBMigrateSIGKILL kills sext db migrate with SIGKILL midway on
-// Pebble and resumes it with the last token it reported.
+// Pebble and resumes it with the last token it reported: 40,000 orders
+// at testsize's full size, 20,000 in a quick run (the kill comes after
+// some hundreds).
 func TestDBMigrateSIGKILL(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	base := []string{"db", "--dir", dir}
-	checkKilledMigration(t, 40000, 200, func(stdin string, args ...string) dbResult {
+	checkKilledMigration(t, testsize.Pick(20000, 40000), 200, func(stdin string, args ...string) dbResult {
 		t.Helper()
 		return execDB(t, stdin, append(base, args...)...)
 	}, base)
 }
 
-// TestDBMigrateEtcdSIGKILL does the same on an etcd cluster of its own:
-// three members at testsize's full size, one in a quick run
-// (etcdcluster.SuiteMembers; TestDBEtcd kills members of three).
+// TestDBMigrateEtcdSIGKILL does the same on an etcd cluster of its own,
+// with 3,000 orders and three members at testsize's full size, 1,500
+// and one in a quick run (etcdcluster.SuiteMembers; TestDBEtcd kills
+// members of three).
 func TestDBMigrateEtcdSIGKILL(t *testing.T) {
 	t.Parallel() // it waits on a cluster of its own
 	c := etcdcluster.Start(t, etcdcluster.Options{Members: etcdcluster.SuiteMembers()})
 	base := []string{"db", "--etcd", strings.Join(c.Endpoints(), ",")}
-	checkKilledMigration(t, 3000, 20, func(stdin string, args ...string) dbResult {
+	checkKilledMigration(t, testsize.Pick(1500, 3000), 20, func(stdin string, args ...string) dbResult {
 		t.Helper()
 		return execDB(t, stdin, append(base, args...)...)
 	}, base)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/erlsext/sext"
+	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
@@ -258,7 +259,8 @@ func testBinaryPrefix(t *testing.T, open func(t *testing.T) store.KV, cfg Select
 
 	// Beside writers of near misses ("alh", "alj", "alo": the whole
 	// bytes of "ali"'s range) and an index created, dropped and checked,
-	// the reads of "ali" see the same rows and read the same keys.
+	// the reads of "ali" see the same rows and read the same keys: 8
+	// rounds of them at testsize's full size, 4 in a quick run.
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var writes, upkeep atomic.Int64
@@ -316,7 +318,8 @@ func testBinaryPrefix(t *testing.T, open func(t *testing.T) store.KV, cfg Select
 	head := term.Tuple(atomUser, term.BinaryPrefix([]byte("ali")), term.Atom("_"))
 	spec := prefixSpec(t, head)
 	want = starting(userKeys, "ali")
-	for range 8 {
+	rounds := testsize.Pick(4, 8)
+	for range rounds {
 		var st store.SelectStats
 		got, _ := collectSel(t, s, spec, store.SelectOptions{Stats: &st})
 		if !sameKeys(got, want) || st.KeysRead != int64(len(want)) {
@@ -329,5 +332,5 @@ func testBinaryPrefix(t *testing.T, open func(t *testing.T) store.KV, cfg Select
 	}
 	close(stop)
 	wg.Wait()
-	t.Logf("8 rounds of reads beside %d batches written and %d index creations, checks and drops", writes.Load(), upkeep.Load())
+	t.Logf("%d rounds of reads beside %d batches written and %d index creations, checks and drops", rounds, writes.Load(), upkeep.Load())
 }

@@ -12,8 +12,9 @@
 // The suite runs at full size under CI (CI=true) or with
 // SEXT_TEST_SIZE=full, and smaller elsewhere (SEXT_TEST_SIZE=quick, the
 // default): a quarter of NumKeys, a third of RunSelect's default keys
-// and specifications, fewer steps of the index model, and half the time
-// for the concurrency test. Every check runs at either size.
+// and specifications, fewer steps of the index model, half the time for
+// the concurrency test and half the rounds of binary-prefix reads beside
+// writers. Every check runs at either size.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) store.KV { return openMyBackend(t) })
