@@ -10,6 +10,7 @@ import (
 
 	"github.com/erlsext/sext/etf"
 	"github.com/erlsext/sext/internal/cputime"
+	"github.com/erlsext/sext/internal/testsize"
 )
 
 // The doubling test times the decoder, which the race detector slows
@@ -41,7 +42,8 @@ func decodeCost(o etf.Options, b []byte, runs int) (uint64, time.Duration) {
 }
 
 // TestDecodeCostDoubles doubles the input of each family from 16 KB to
-// 1 MB, and compressed from 16 KB to 256 KB of the term inflated, and fails
+// 1 MB, and compressed from 16 KB to 256 KB of the term inflated (in a
+// quick run, testsize, to 256 KB and 128 KB), and fails
 // if a doubling more than doubles what decoding allocates, by 2.2x (the
 // constant parts only make the ratio smaller); a quadratic path grows it
 // by 4x. Time (process CPU time, without the collector) may grow by
@@ -53,7 +55,8 @@ func decodeCost(o etf.Options, b []byte, runs int) (uint64, time.Duration) {
 // fails to decode is measured all the same: an error found late must cost
 // no more.
 func TestDecodeCostDoubles(t *testing.T) {
-	const lo, hi = 16 << 10, 1 << 20
+	const lo = 16 << 10
+	hi := testsize.Pick(256<<10, 1<<20)
 	for _, f := range families {
 		for _, z := range []bool{false, true} {
 			name := f.name
@@ -66,7 +69,9 @@ func TestDecodeCostDoubles(t *testing.T) {
 				var took time.Duration
 				top := hi
 				if z {
-					top = hi / 4 // inflating adds a linear pass; decoding further is the plain families' own
+					// Inflating adds a linear pass; decoding further is the
+					// plain families' own. At least one doubling is timed.
+					top = max(hi/4, 8*lo)
 				}
 				for n := lo; n <= top; n *= 2 {
 					b := f.make(n)
