@@ -20,14 +20,8 @@ type Seeds = seeds.Seeds
 // NewSeeds builds the seed keys.
 func NewSeeds(t testing.TB) Seeds { return seeds.New(t) }
 
-func must(t testing.TB, x term.Term) []byte {
-	t.Helper()
-	b, err := sext.Encode(x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// must is seeds.Must, under the short name the checks use.
+var must = seeds.Must
 
 // rawKeys returns every key of kv, as strings.
 func rawKeys(t *testing.T, kv store.KV) map[string]string {

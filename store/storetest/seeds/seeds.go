@@ -39,14 +39,14 @@ func New(t testing.TB) Seeds {
 	}
 	a, b := term.Atom("a"), term.Atom("b")
 	s.UnsortedTerm = term.Tuple(term.Atom("m"), term.Map(term.MapEntry{Key: a, Value: term.Int(1)}, term.MapEntry{Key: b, Value: term.Int(2)}))
-	whole := must(t, s.UnsortedTerm)
-	m := must(t, term.Map(term.MapEntry{Key: a, Value: term.Int(1)}, term.MapEntry{Key: b, Value: term.Int(2)}))
+	whole := Must(t, s.UnsortedTerm)
+	m := Must(t, term.Map(term.MapEntry{Key: a, Value: term.Int(1)}, term.MapEntry{Key: b, Value: term.Int(2)}))
 	if !bytes.HasSuffix(whole, m) {
 		t.Fatalf("a tuple's encoding does not end with its last element's")
 	}
 	// The map's header ([17, 1] and a 32-bit size), then b's entry before
 	// a's: what the reference writes for a map in hash order.
-	entryA := append(must(t, a), must(t, term.Int(1))...)
+	entryA := append(Must(t, a), Must(t, term.Int(1))...)
 	if !bytes.Equal(m[6:6+len(entryA)], entryA) {
 		t.Fatalf("map layout is not [17, 1], Size:32, entries: % x", m)
 	}
@@ -56,7 +56,8 @@ func New(t testing.TB) Seeds {
 	return s
 }
 
-func must(t testing.TB, x term.Term) []byte {
+// Must returns the encoding of x, failing t if it has none.
+func Must(t testing.TB, x term.Term) []byte {
 	t.Helper()
 	b, err := sext.Encode(x)
 	if err != nil {
