@@ -80,7 +80,9 @@ func (r Row) Continuation() string {
 // the store as it is then, from just after that row's key: it sees rows
 // written or changed further on in its direction, not those written
 // before that key or deleted since, and never yields a key twice. Within
-// one page each range is one cursor, a snapshot of its own.
+// one page each range is one cursor, a snapshot of its own. A page read
+// from an index's ranges of values reads the plan beside the entries
+// (IndexPlan.Sorted), so that small pages do not read every entry each.
 //
 // Errors and early exits are as for Scan: an error is the last pair
 // yielded, and the cursor is closed either way.
@@ -107,17 +109,8 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 		if r, ok, _ := s.selectIndex(ctx, spec); ok && sel.selectByIndex(r, after, yield) {
 			return
 		}
-		plan := spec.Plan()
-		for i := range plan {
-			r := plan[i]
-			if opts.Reverse {
-				r = plan[len(plan)-1-i]
-			}
-			lo, hi, ok := clip(r.Lower, r.Upper, after, opts.Reverse)
-			if !ok {
-				continue
-			}
-			more, err := sel.readRange(lo, hi, r.Clauses, yield)
+		for _, r := range sel.planRanges(after) {
+			more, err := sel.readRange(r.Lower, r.Upper, r.Clauses, yield)
 			if err != nil {
 				yield(Row{}, err)
 				return
@@ -127,6 +120,29 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 			}
 		}
 	}
+}
+
+// planRanges returns the ranges of the spec's plan in the read's order,
+// each cut to what lies after the token's key (after, if any); the
+// ranges nothing is left of are dropped.
+func (sel *selection) planRanges(after []byte) []matchspec.Range {
+	plan := sel.spec.Plan()
+	out := make([]matchspec.Range, 0, len(plan))
+	for i := range plan {
+		r := plan[i]
+		if sel.opts.Reverse {
+			r = plan[len(plan)-1-i]
+		}
+		lo, hi, ok := clip(r.Lower, r.Upper, after, sel.opts.Reverse)
+		if !ok {
+			continue
+		}
+		if len(lo) == 0 {
+			lo = seam.ReservedEnd // below it lie the index entries (index.go)
+		}
+		out = append(out, matchspec.Range{Lower: lo, Upper: hi, Clauses: r.Clauses})
+	}
+	return out
 }
 
 // clip cuts [lo, hi) (hi nil: unbounded) to what lies after the key a
@@ -161,9 +177,6 @@ func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, er
 	if err := sel.ctx.Err(); err != nil {
 		return false, err
 	}
-	if len(lo) == 0 {
-		lo = seam.ReservedEnd // below it lie the index entries (index.go)
-	}
 	it, err := sel.s.openCursor(sel.ctx, lo, hi, sel.opts.Reverse)
 	if err != nil {
 		return false, err
@@ -175,26 +188,18 @@ func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, er
 		if err = sel.ctx.Err(); err != nil {
 			break
 		}
-		sel.stats.KeysRead++
-		k := it.Key()
-		t, derr := sel.s.codec.Decode(k)
-		if derr != nil {
+		row, ok, bad := sel.match(it, clauses)
+		if bad != nil {
 			if sel.opts.OnBadKey != nil {
-				sel.opts.OnBadKey(bytes.Clone(k), derr)
+				sel.opts.OnBadKey(bytes.Clone(it.Key()), bad)
 			}
 			continue
 		}
-		res, ok := sel.m.MatchClauses(t, clauses)
 		if !ok {
-			continue
-		}
-		row := Row{Key: t, Result: res, raw: bytes.Clone(k), spec: sel.spec.ID(), rev: sel.opts.Reverse}
-		if !sel.opts.KeysOnly {
-			v := it.Value()
-			if v == nil && it.Err() != nil {
+			if err = it.Err(); err != nil {
 				break
 			}
-			row.Value = bytes.Clone(v)
+			continue
 		}
 		sel.stats.Rows++
 		if !yield(row, nil) {
@@ -208,4 +213,30 @@ func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, er
 	}
 	err = it.finish(err)
 	return more && err == nil, err
+}
+
+// match reads the key under it and returns its row, if a clause of
+// clauses takes it (with its value, unless KeysOnly), or as bad the
+// error of a key that is no term's encoding. A value that cannot be read
+// gives no row: it.Err says why.
+func (sel *selection) match(it *cursor, clauses []int) (row Row, ok bool, bad error) {
+	sel.stats.KeysRead++
+	k := it.Key()
+	t, err := sel.s.codec.Decode(k)
+	if err != nil {
+		return Row{}, false, err
+	}
+	res, ok := sel.m.MatchClauses(t, clauses)
+	if !ok {
+		return Row{}, false, nil
+	}
+	row = Row{Key: t, Result: res, raw: bytes.Clone(k), spec: sel.spec.ID(), rev: sel.opts.Reverse}
+	if !sel.opts.KeysOnly {
+		v := it.Value()
+		if v == nil && it.Err() != nil {
+			return Row{}, false, nil
+		}
+		row.Value = bytes.Clone(v)
+	}
+	return row, true, nil
 }

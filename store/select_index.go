@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/erlsext/sext"
 	"github.com/erlsext/sext/matchspec"
@@ -28,7 +27,8 @@ import (
 // stands, and the clause's guards bound it (matchspec.Spec.VarRanges):
 // the entries of those values come in value order, so the select gathers
 // their keys, sorts them and reads them in key order; a token cuts the
-// keys gathered. A head that gives the value as a pattern whose prefix
+// keys gathered, and with a Limit the select reads its plan beside the
+// entries and keeps whichever ends first (select_race.go says why). A head that gives the value as a pattern whose prefix
 // ends at a binary prefix is read the same way, over the values in the
 // pattern's prefix range:
 //
@@ -76,6 +76,12 @@ type IndexPlan struct {
 	// which come in value order: the select gathers their keys (if there
 	// are no more than 262,144; past that it reads its plan instead,
 	// and SelectStats.Index is empty) and sorts them into key order.
+	// With a Limit, it reads the plan beside the entries, a key of each
+	// in turn, and yields the rows of whichever read ends first (the
+	// plan's, with SelectStats.Index empty, once it has the page's
+	// rows): a page reads at most twice the keys of the cheaper read, so
+	// paging through the rows in small pages costs no more than twice
+	// one pass of the plan, not every entry again on every page.
 	Sorted bool
 }
 
@@ -273,26 +279,12 @@ func (sel *selection) selectByIndex(r indexRead, after []byte, yield func(Row, e
 		yield(Row{}, err)
 		return true
 	}
-	sel.stats.Index = r.ix.Name
 	if r.values == nil {
+		sel.stats.Index = r.ix.Name
 		sel.readEntries(r.ix, ranges[0], after, yield)
 		return true
 	}
-	keys, err := sel.gatherKeys(r.ix, ranges, after)
-	if err == errTooManyKeys {
-		sel.stats.Index = ""
-		return false
-	}
-	if err == nil {
-		err = sel.readKeys(keys, yield)
-	}
-	if err == nil {
-		err = sel.s.stillReady(sel.ctx, r.ix.Name)
-	}
-	if err != nil && err != errStopped {
-		yield(Row{}, err)
-	}
-	return true
+	return sel.race(r.ix, ranges, after, yield)
 }
 
 var (
@@ -336,54 +328,6 @@ func (sel *selection) readEntries(ix *index, r matchspec.Range, after []byte, yi
 	if err != nil && err != errStopped {
 		yield(Row{}, err)
 	}
-}
-
-// gatherKeys reads the entries in ranges and returns their data keys
-// that lie after the token's key (after, if any) in the select's
-// direction, sorted in that direction; errTooManyKeys past
-// maxIndexRangeKeys.
-func (sel *selection) gatherKeys(ix *index, ranges []matchspec.Range, after []byte) ([][]byte, error) {
-	var keys [][]byte
-	for _, r := range ranges {
-		if err := sel.ctx.Err(); err != nil {
-			return nil, err
-		}
-		it, err := sel.s.openCursor(sel.ctx, r.Lower, r.Upper, false)
-		if err != nil {
-			return nil, err
-		}
-		sel.stats.Ranges++
-		for it.Next() {
-			if err = sel.ctx.Err(); err != nil {
-				break
-			}
-			sel.stats.KeysRead++
-			// An entry is head, the value's encoding, then the data key.
-			_, kb, derr := sel.s.codec.DecodeNext(it.Key()[len(ix.head):])
-			if derr != nil || len(kb) == 0 {
-				continue // not an entry: CheckIndexes reports it
-			}
-			if after != nil {
-				if c := bytes.Compare(kb, after); c == 0 || (c < 0) != sel.opts.Reverse {
-					continue
-				}
-			}
-			if len(keys) == maxIndexRangeKeys {
-				err = errTooManyKeys
-				break
-			}
-			keys = append(keys, bytes.Clone(kb))
-		}
-		if err = it.finish(err); err != nil {
-			return nil, err
-		}
-	}
-	slices.SortFunc(keys, bytes.Compare)
-	keys = slices.CompactFunc(keys, bytes.Equal) // a key twice only where entries are stale
-	if sel.opts.Reverse {
-		slices.Reverse(keys)
-	}
-	return keys, nil
 }
 
 // readKeys yields the rows of keys, in their order.

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/erlsext/sext/internal/testsize"
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
@@ -90,31 +89,32 @@ func TestSelectUsesIndex(t *testing.T) {
 			if tc.index != "" && !tc.wide && st.KeysRead >= wst.KeysRead/10 {
 				t.Errorf("%s: read %d keys through the index, %d without", tc.spec, st.KeysRead, wst.KeysRead)
 			}
-			// Pages by tokens give the same rows: pages of 2 at
-			// testsize's full size; in a quick run, no more than 40
-			// pages, since each page of an index's select reads all the
-			// entries in its ranges (2,000 rows in pages of 2 read two
-			// million).
-			page := 2
-			if !testsize.Full() {
-				page = max(2, len(want)/40)
-			}
+			// Pages of 2 by tokens give the same rows, and the whole
+			// paging reads at most twice the keys the plan reads once
+			// (a page races the plan against the index's entries).
+			const page = 2
 			var paged []string
 			after := ""
+			var read, pages int64
 			for range len(want)/page + 2 {
 				var last store.Row
+				var st store.SelectStats
 				n := 0
-				for r, err := range indexed.Select(ctx, spec, store.SelectOptions{Reverse: reverse, Limit: page, After: after}) {
+				for r, err := range indexed.Select(ctx, spec, store.SelectOptions{Reverse: reverse, Limit: page, After: after, Stats: &st}) {
 					if err != nil {
 						t.Fatal(err)
 					}
 					paged = append(paged, fmt.Sprintf("%v=%s:%v", r.Key, r.Value, r.Result.Term))
 					last, n = r, n+1
 				}
+				read, pages = read+st.KeysRead, pages+1
 				if n < page {
 					break
 				}
 				after = last.Continuation()
+			}
+			if bound := 2*wst.KeysRead + 2*pages; read > bound {
+				t.Errorf("%s reverse=%v: %d pages read %d keys, want at most %d", tc.spec, reverse, pages, read, bound)
 			}
 			if !slices.Equal(paged, want) {
 				t.Errorf("%s reverse=%v paged: %v, want %v", tc.spec, reverse, paged, want)

@@ -228,9 +228,32 @@ func testBinaryPrefix(t *testing.T, open func(t *testing.T) store.KV, cfg Select
 			t.Errorf("Select %s reverse %v: %d rows, %d keys read through %q; want %d rows, the %d entries of by_name", spec, rev, len(got), st.KeysRead, st.Index, len(w), n)
 		}
 	}
+	// In pages of 3, each page races the plan against the entries and
+	// yields the rows of whichever ends first: the same rows.
+	checkPaged := func(t *testing.T, p string) {
+		spec := prefixSpec(t, term.Tuple(atomItem, term.Atom("_"), term.BinaryPrefix([]byte(p))))
+		var paged []selRow
+		after := ""
+		for range len(plain[p])/3 + 2 {
+			var st store.SelectStats
+			page, next := collectSel(t, s, spec, store.SelectOptions{Limit: 3, After: after, Stats: &st})
+			paged = append(paged, page...)
+			if st.Index != "" && st.Index != "by_name" {
+				t.Errorf("Select %s in pages of 3: a page read %q", spec, st.Index)
+			}
+			if len(page) < 3 {
+				break
+			}
+			after = next
+		}
+		if !sameSelRows(paged, plain[p]) {
+			t.Errorf("Select %s in pages of 3: %d rows, want %d", spec, len(paged), len(plain[p]))
+		}
+	}
 	for _, p := range prefixTests {
 		bp := term.BinaryPrefix([]byte(p))
 		spec := prefixSpec(t, term.Tuple(atomItem, term.Atom("_"), bp))
+		checkPaged(t, p)
 		plan, err := s.ExplainSelect(ctx, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -329,6 +352,7 @@ func testBinaryPrefix(t *testing.T, open func(t *testing.T) store.KV, cfg Select
 			t.Errorf("beside writers, Scan %s: %d entries, want %d", head, len(es), len(want))
 		}
 		checkIndexed(t, "ali", false)
+		checkPaged(t, "ali")
 	}
 	close(stop)
 	wg.Wait()
