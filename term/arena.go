@@ -138,6 +138,12 @@ func (a *Arena) Clone(t Term) Term {
 	m.w0, m.wn, m.w = span(&a.words, m.words)
 	m.b0, m.bn, m.b = span(&a.bytes, m.bytes)
 	// Each slot is written once, moved as it is copied.
+	if !m.old {
+		for i, x := range a.terms.cur[:a.terms.n] {
+			slab[i] = m.moveCur(x)
+		}
+		return m.moveCur(t)
+	}
 	k := 0
 	for _, o := range a.terms.old {
 		for _, x := range o {
@@ -190,6 +196,26 @@ func (m *mover) move(x Term) Term {
 		m.moveOld(&x)
 	}
 	return x
+}
+
+// moveCur is move for an arena without earlier chunks, with no branch:
+// the slots of a decoded term point at random into the three chunks or
+// at kind marks, which no branch predicts.
+func (m *mover) moveCur(x Term) Term {
+	p := uintptr(x.r.Ptr)
+	i := b2u(p-m.t0 < m.tn) | b2u(p-m.b0 < m.bn)<<1 | b2u(p-m.w0 < m.wn)*3 // the chunks are disjoint
+	to := [4]unsafe.Pointer{x.r.Ptr, m.t, m.b, m.w}
+	off := [4]uintptr{0, p - m.t0, p - m.b0, p - m.w0}
+	x.r.Ptr = unsafe.Add(to[i&3], off[i&3])
+	return x
+}
+
+// b2u is 1 for true, else 0; the compiler writes it as a SETcc.
+func b2u(b bool) uintptr {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // moveOld moves x's pointer if it points into an earlier chunk.
