@@ -79,9 +79,20 @@ func BenchmarkArenaShapes(b *testing.B) {
 		for _, e := range encs {
 			size += len(e)
 		}
-		// The floor: bareEnd finds term ends and checks little; the
+		// The floor: bareEnd finds term ends and checks little, as
+		// floorEnd does with the C floor walker's branch-free design; the
 		// shared reader makes every check a decoder makes.
+		var fs floorState
 		ends := map[string]func(e []byte) (int, error){
+			"bl1": func(e []byte) (int, error) {
+				s := newSkipper(e, Options{})
+				end, ok := floorEnd(e, &s, &fs)
+				s.release()
+				if !ok {
+					return 0, errors.New("floorEnd refused it")
+				}
+				return end, nil
+			},
 			"bare": func(e []byte) (int, error) {
 				if end, ok := bareEnd(e, 0); ok {
 					return end, nil
@@ -95,7 +106,7 @@ func BenchmarkArenaShapes(b *testing.B) {
 				return end, err
 			},
 		}
-		for _, dec := range []string{"bare", "reader"} {
+		for _, dec := range []string{"bare", "bl1", "reader"} {
 			b.Run("work="+w+"/mode=floor/dec="+dec, func(b *testing.B) {
 				end := ends[dec]
 				b.SetBytes(int64(size))
