@@ -53,7 +53,9 @@ each range the guards allow), or a binary prefix the head gives there
 ("<<"A1",_/binary>> (a range of values, keys sorted)", the values that
 start with "A1"): select then gathers the keys of those entries, sorts
 them into key order and reads them (past 262,144 keys it reads the plan
-instead).
+instead). With --limit, each page reads the plan beside those entries, a
+key of each in turn, and prints the rows of whichever ends first, so that
+small pages do not read every entry each.
 
 With --count, two more columns: "keys" (for an index, "entries"), what
 the range holds, and "rows", the rows the select takes from it.
