@@ -81,7 +81,8 @@ func BenchmarkArenaShapes(b *testing.B) {
 		}
 		// The floor: bareEnd finds term ends and checks little, as
 		// floorEnd does with the C floor walker's branch-free design; the
-		// shared reader makes every check a decoder makes.
+		// shared reader makes every check a decoder makes; alloc
+		// allocates and writes what a plain decode's result holds.
 		var fs floorState
 		ends := map[string]func(e []byte) (int, error){
 			"bl1": func(e []byte) (int, error) {
@@ -106,14 +107,22 @@ func BenchmarkArenaShapes(b *testing.B) {
 				return end, err
 			},
 		}
-		for _, dec := range []string{"bare", "bl1", "reader"} {
+		af, err := newAllocFloor(encs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, dec := range []string{"bare", "bl1", "reader", "alloc"} {
 			b.Run("work="+w+"/mode=floor/dec="+dec, func(b *testing.B) {
 				end := ends[dec]
 				b.SetBytes(int64(size))
 				b.ReportAllocs()
 				c0 := cputime.Process()
 				for range b.N {
-					for _, e := range encs {
+					for i, e := range encs {
+						if end == nil { // dec=alloc: the result's memory alone
+							af.term(i)
+							continue
+						}
 						if n, err := end(e); err != nil || n != len(e) {
 							b.Fatalf("%s: %d, %v of %d bytes", dec, n, err, len(e))
 						}

@@ -3,6 +3,8 @@ package sext
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/erlsext/sext/term"
 )
 
 // floorEnd is ../shared/tools/floor's c-bl1 walk in plain Go (no
@@ -130,4 +132,59 @@ func b2u64(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// allocFloor is what a plain decode's result alone costs: per term, the
+// slots of its compounds and the bytes of its binaries allocated as a
+// plain Decode allocates them (one []term.Term, one []byte) and written
+// from memory in cache, with no reading of the encoding. BenchmarkArenaShapes
+// times it as mode=floor, dec=alloc; its counts are at most the decoded
+// term's (no words of bignums, no tails), so it is a floor.
+type allocFloor struct {
+	sizes [][2]int // slots, bytes
+	slots []term.Term
+	bytes []byte
+}
+
+func newAllocFloor(encs [][]byte) (*allocFloor, error) {
+	f := &allocFloor{sizes: make([][2]int, len(encs))}
+	for i, e := range encs {
+		t, err := Decode(e)
+		if err != nil {
+			return nil, err
+		}
+		var walk func(t term.Term)
+		walk = func(t term.Term) {
+			switch t.Kind() {
+			case term.KindTuple, term.KindList:
+				f.sizes[i][0] += t.Len()
+				for _, c := range t.Elems() {
+					walk(c)
+				}
+			case term.KindBinary:
+				f.sizes[i][1] += len(t.Bytes())
+			}
+		}
+		walk(t)
+		f.slots = make([]term.Term, max(len(f.slots), f.sizes[i][0]))
+		f.bytes = make([]byte, max(len(f.bytes), f.sizes[i][1]))
+	}
+	return f, nil
+}
+
+var allocSinkSlots []term.Term
+var allocSinkBytes []byte
+
+// term allocates and writes term i's memory.
+func (f *allocFloor) term(i int) {
+	if n := f.sizes[i][0]; n > 0 {
+		s := make([]term.Term, n)
+		copy(s, f.slots)
+		allocSinkSlots = s
+	}
+	if n := f.sizes[i][1]; n > 0 {
+		b := make([]byte, n)
+		copy(b, f.bytes)
+		allocSinkBytes = b
+	}
 }
