@@ -1,14 +1,21 @@
 package store_test
 
 import (
+	"flag"
 	"os"
 	"testing"
 
 	"github.com/erlsext/sext/internal/etcdcluster"
+	"github.com/erlsext/sext/internal/testsize"
 )
 
-// TestMain stops the etcd clusters the package's tests share.
+// TestMain sizes the properties, each of which opens stores and runs
+// transactions: 100 cases in a quick run, 1,000 at full size (the tests
+// against the VM draw testsize.Checks cases, the size's own count). It
+// stops the etcd clusters the package's tests share.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	testsize.SetRapidChecksOf(100, 1000)
 	code := m.Run()
 	etcdcluster.StopShared()
 	os.Exit(code)

@@ -62,13 +62,36 @@ func Name() string { return Pick("quick", "full") }
 // binary without rapid (no such flag) it does nothing.
 func SetRapidChecks() { setRapidChecks(flag.CommandLine) }
 
-func setRapidChecks(fs *flag.FlagSet) {
-	if fs.Lookup(checksFlag) == nil || given(fs, checksFlag) {
-		return
+// SetRapidChecksOf is SetRapidChecks for a package whose properties each
+// cost as much as a small test (a store opened, transactions run): quick
+// and full are its properties' cases at either size (ShortChecks with
+// -short). Checks still gives the size's own count, for the tests that
+// draw their cases themselves.
+func SetRapidChecksOf(quick, full int) {
+	if setRapidChecksTo(flag.CommandLine, Pick(quick, full)) {
+		ownChecks = flag.CommandLine
 	}
-	if err := fs.Set(checksFlag, strconv.Itoa(defaultChecks())); err != nil {
+}
+
+// ownChecks is the flag set whose -rapid.checks SetRapidChecksOf set.
+var ownChecks *flag.FlagSet
+
+func setRapidChecks(fs *flag.FlagSet) { setRapidChecksTo(fs, defaultChecks()) }
+
+// setRapidChecksTo sets fs's -rapid.checks to n (ShortChecks with
+// -short) unless it was given or is not defined, and reports whether it
+// did.
+func setRapidChecksTo(fs *flag.FlagSet, n int) bool {
+	if fs.Lookup(checksFlag) == nil || given(fs, checksFlag) {
+		return false
+	}
+	if testing.Short() {
+		n = ShortChecks
+	}
+	if err := fs.Set(checksFlag, strconv.Itoa(n)); err != nil {
 		panic(err) // an int flag takes an int
 	}
+	return true
 }
 
 // Checks returns how many cases a property runs: -rapid.checks when it is
@@ -78,7 +101,7 @@ func setRapidChecks(fs *flag.FlagSet) {
 func Checks() int { return checks(flag.CommandLine) }
 
 func checks(fs *flag.FlagSet) int {
-	if f := fs.Lookup(checksFlag); f != nil && given(fs, checksFlag) {
+	if f := fs.Lookup(checksFlag); f != nil && given(fs, checksFlag) && fs != ownChecks {
 		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 0 {
 			return n
 		}

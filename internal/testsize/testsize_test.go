@@ -71,9 +71,24 @@ func TestChecks(t *testing.T) {
 		t.Errorf("after setRapidChecks at full size: flag %d, checks %d; want %d", *n, checks(fs), FullChecks)
 	}
 
+	// A package's own count sets the flag; Checks keeps the size's.
+	fs = flag.NewFlagSet("test", flag.PanicOnError)
+	n = fs.Int(checksFlag, 100, "rapid's default")
+	if !setRapidChecksTo(fs, 300) || *n != 300 {
+		t.Errorf("setRapidChecksTo(300): flag %d, want 300", *n)
+	}
+	ownChecks = fs
+	if got := checks(fs); got != FullChecks {
+		t.Errorf("a package's own count: checks = %d, want the size's %d", got, FullChecks)
+	}
+	ownChecks = nil
+
 	fs = flag.NewFlagSet("test", flag.PanicOnError)
 	n = fs.Int(checksFlag, 100, "rapid's default")
 	fs.Parse([]string{"-" + checksFlag + "=7"})
+	if setRapidChecksTo(fs, 300) {
+		t.Error("setRapidChecksTo overrode -rapid.checks=7")
+	}
 	setRapidChecks(fs)
 	if *n != 7 || checks(fs) != 7 {
 		t.Errorf("with -rapid.checks=7: flag %d, checks %d; want 7", *n, checks(fs))
