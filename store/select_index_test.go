@@ -11,6 +11,7 @@ import (
 	"github.com/erlsext/sext/matchspec"
 	"github.com/erlsext/sext/store"
 	"github.com/erlsext/sext/term"
+	"pgregory.net/rapid"
 )
 
 // TestSelectUsesIndex: a select whose one clause fixes what an index
@@ -219,4 +220,95 @@ func TestExplainSelect(t *testing.T) {
 	if _, err := s.ExplainSelect(ctx, matchspec.MustParse("[{{order,'_','_',7},[],['$_']}]")); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("ExplainSelect on a closed store: %v, want ErrClosed", err)
 	}
+}
+
+// TestIndexRangePagesProperty: for random keys {k, Id, V} and guards that
+// bound V, where an index on V answers the select, pages of random size
+// resumed by tokens, in both directions and with or without values, give
+// the rows a store without the index gives in one select; and the whole
+// paging reads at most twice the keys the plan reads once, and twice the
+// index's entries a page (the plan and the entries race a key of each in
+// turn).
+func TestIndexRangePagesProperty(t *testing.T) {
+	ctx := context.Background()
+	open := func() *store.Store {
+		s, err := openChecked(t, t.TempDir(), &store.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	plain, indexed := open(), open()
+	if err := indexed.CreateIndex(ctx, "by_v", term.Tuple(term.Atom("k"), term.Atom("_"), term.Atom("$1")), nil); err != nil {
+		t.Fatal(err)
+	}
+	var stored []term.Term
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(0, 60).Draw(rt, "keys")
+		values := rapid.IntRange(1, 80).Draw(rt, "values") // few: many keys a value; many: one each
+		for _, s := range []*store.Store{plain, indexed} {
+			b := s.NewBatch()
+			for _, k := range stored {
+				b.Delete(k)
+			}
+			if err := s.Apply(ctx, b); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		stored = stored[:0]
+		for i := range n {
+			stored = append(stored, term.Tuple(term.Atom("k"), term.Int(int64(i)), term.Int(int64(rapid.IntRange(0, values-1).Draw(rt, "v")))))
+		}
+		for _, s := range []*store.Store{plain, indexed} {
+			b := s.NewBatch()
+			for i, k := range stored {
+				b.Put(k, []byte(fmt.Sprint(i)))
+			}
+			if err := s.Apply(ctx, b); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		lo := rapid.IntRange(0, values).Draw(rt, "lo")
+		hi := rapid.IntRange(lo, values+1).Draw(rt, "hi")
+		body := rapid.SampledFrom([]string{"['$_']", "[{{'$2','$1'}}]"}).Draw(rt, "body")
+		spec := matchspec.MustParse(fmt.Sprintf("[{{k,'$2','$1'},[{'>=','$1',%d},{'<','$1',%d}],%s}]", lo, hi, body))
+		opts := store.SelectOptions{Reverse: rapid.Bool().Draw(rt, "reverse"), KeysOnly: rapid.Bool().Draw(rt, "keysOnly")}
+		show := func(r store.Row) string { return fmt.Sprintf("%v=%s:%v", r.Key, r.Value, r.Result.Term) }
+		var want []string
+		var planRead store.SelectStats
+		opts.Stats = &planRead
+		for r, err := range plain.Select(ctx, spec, opts) {
+			if err != nil {
+				rt.Fatal(err)
+			}
+			want = append(want, show(r))
+		}
+		opts.Limit = rapid.IntRange(1, 7).Draw(rt, "page")
+		var got []string
+		var read, pages int64
+		for range len(want) + 2 {
+			var st store.SelectStats
+			opts.Stats = &st
+			rows, last := 0, store.Row{}
+			for r, err := range indexed.Select(ctx, spec, opts) {
+				if err != nil {
+					rt.Fatal(err)
+				}
+				got = append(got, show(r))
+				rows, last = rows+1, r
+			}
+			read, pages = read+st.KeysRead, pages+1
+			if rows < opts.Limit {
+				break
+			}
+			opts.After = last.Continuation()
+		}
+		if !slices.Equal(got, want) {
+			rt.Fatalf("%s in pages of %d: %v\nwant %v", spec, opts.Limit, got, want)
+		}
+		if bound := 2*planRead.KeysRead + 2*pages; read > bound {
+			rt.Fatalf("%s in %d pages of %d read %d keys, want at most %d", spec, pages, opts.Limit, read, bound)
+		}
+	})
 }
