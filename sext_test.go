@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
-	"flag"
-	"os"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -17,11 +15,7 @@ import (
 // The shared property suite. Every decoding property runs against both
 // decoders. Unless -rapid.checks is given, each property runs testsize's
 // count: 1,000 cases quick, 10,000 at full size (CI), 100 with -short.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	testsize.SetRapidChecks() // 1,000 cases a property quick, 10,000 full (CI), 100 with -short
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testsize.Main(m) }
 
 func mustEncode(t *rapid.T, o Options, x term.Term) []byte {
 	b, err := o.Encode(x)

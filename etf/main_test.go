@@ -1,8 +1,6 @@
 package etf_test
 
 import (
-	"flag"
-	"os"
 	"testing"
 
 	"github.com/erlsext/sext/internal/testsize"
@@ -11,11 +9,7 @@ import (
 // Unless -rapid.checks is given, each property runs testsize's count:
 // 1,000 cases by default, 10,000 under CI or SEXT_TEST_SIZE=full, 100
 // with -short.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	testsize.SetRapidChecks()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testsize.Main(m) }
 
 // checks is the number of cases a property runs; the properties against
 // the VM that draw their terms in the VM run as many.

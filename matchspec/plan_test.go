@@ -2,9 +2,7 @@ package matchspec_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -22,11 +20,7 @@ import (
 // Unless -rapid.checks is given, each property runs testsize's count:
 // 1,000 cases by default, 10,000 under CI or SEXT_TEST_SIZE=full, 100
 // with -short.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	testsize.SetRapidChecks()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { testsize.Main(m) }
 
 type row struct {
 	key    []byte

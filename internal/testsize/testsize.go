@@ -62,6 +62,14 @@ func Name() string { return Pick("quick", "full") }
 // binary without rapid (no such flag) it does nothing.
 func SetRapidChecks() { setRapidChecks(flag.CommandLine) }
 
+// Main is a package's TestMain that sizes its properties: it parses the
+// flags, calls SetRapidChecks and exits with m.Run's code.
+func Main(m *testing.M) {
+	flag.Parse()
+	SetRapidChecks()
+	os.Exit(m.Run())
+}
+
 // SetRapidChecksOf is SetRapidChecks for a package whose properties each
 // cost as much as a small test (a store opened, transactions run): quick
 // and full are its properties' cases at either size (ShortChecks with
