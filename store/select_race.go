@@ -18,16 +18,16 @@ import (
 // keys, each once, since every page's plan starts where the last page's
 // rows ended.
 
-// race runs a select over ranges of ix's entries, against the plan when
+// race runs a select over ranges of ix's entries (entries), against the plan when
 // there is a Limit; it reports false when the entries held more keys
 // than a select sorts, having yielded nothing (the caller then reads the
 // plan, without holding its rows).
-func (sel *selection) race(ix *index, ranges []matchspec.Range, after []byte, yield func(Row, error) bool) bool {
-	g := &gather{sel: sel, ix: ix, ranges: ranges, after: after}
+func (sel *selection) race(ix *index, entries []matchspec.Range, after []byte, yield func(Row, error) bool) bool {
+	g := &gather{ranges: ranges{sel: sel, todo: entries}, ix: ix, after: after}
 	defer g.close()
 	var p *planSteps
 	if sel.opts.Limit > 0 {
-		p = &planSteps{sel: sel, ranges: sel.planRanges(after)}
+		p = &planSteps{ranges: ranges{sel: sel, todo: sel.planRanges(after), reverse: sel.opts.Reverse}}
 		defer p.close()
 	}
 	for {
@@ -54,7 +54,9 @@ func (sel *selection) race(ix *index, ranges []matchspec.Range, after []byte, yi
 			yield(Row{}, err)
 			return true
 		case done:
-			p.close()
+			if p != nil {
+				p.close()
+			}
 			sel.stats.Index = ix.Name
 			err = sel.readKeys(g.sorted(), yield)
 			if err == nil {
@@ -68,40 +70,66 @@ func (sel *selection) race(ix *index, ranges []matchspec.Range, after []byte, yi
 	}
 }
 
-// gather reads the entries of ranges of an index's values, one a step,
-// and keeps the data keys that lie after the token's key (after, if
-// any) in the select's direction.
-type gather struct {
-	sel    *selection
-	ix     *index
-	ranges []matchspec.Range // those not yet opened
-	after  []byte
-	it     *cursor
-	keys   [][]byte
+// ranges reads byte ranges one after another, a key a call to next.
+type ranges struct {
+	sel     *selection
+	todo    []matchspec.Range // those not yet opened
+	reverse bool
+	it      *cursor
+	clauses []int // the open range's
 }
 
-// step reads an entry, opening and closing ranges as it goes; it
-// reports done once every range is read, and errTooManyKeys past
-// maxIndexRangeKeys.
-func (g *gather) step() (done bool, err error) {
-	sel := g.sel
-	for g.it == nil || !g.it.Next() {
-		if g.it != nil {
-			err, g.it = g.it.finish(nil), nil
+// next moves to the next key, opening and closing ranges as it goes; it
+// reports false once every range is read.
+func (rs *ranges) next() (bool, error) {
+	for rs.it == nil || !rs.it.Next() {
+		if rs.it != nil {
+			err := rs.it.finish(nil)
+			rs.it = nil
 			if err != nil {
 				return false, err
 			}
 		}
-		if len(g.ranges) == 0 {
-			return true, nil
+		if len(rs.todo) == 0 {
+			return false, nil
 		}
-		r := g.ranges[0]
-		g.ranges = g.ranges[1:]
-		if g.it, err = sel.s.openCursor(sel.ctx, r.Lower, r.Upper, false); err != nil {
+		r := rs.todo[0]
+		rs.todo = rs.todo[1:]
+		it, err := rs.sel.s.openCursor(rs.sel.ctx, r.Lower, r.Upper, rs.reverse)
+		if err != nil {
 			return false, err
 		}
-		sel.stats.Ranges++
+		rs.it, rs.clauses = it, r.Clauses
+		rs.sel.stats.Ranges++
 	}
+	return true, nil
+}
+
+func (rs *ranges) close() {
+	if rs.it != nil {
+		rs.it.Close()
+		rs.it = nil
+	}
+}
+
+// gather reads the entries of ranges of an index's values, one a step,
+// and keeps the data keys that lie after the token's key (after, if
+// any) in the select's direction.
+type gather struct {
+	ranges
+	ix    *index
+	after []byte
+	keys  [][]byte
+}
+
+// step reads an entry; it reports done once every range is read, and
+// errTooManyKeys past maxIndexRangeKeys.
+func (g *gather) step() (done bool, err error) {
+	more, err := g.next()
+	if !more || err != nil {
+		return err == nil, err
+	}
+	sel := g.sel
 	sel.stats.KeysRead++
 	// An entry is head, the value's encoding, then the data key.
 	_, kb, derr := sel.s.codec.DecodeNext(g.it.Key()[len(g.ix.head):])
@@ -131,47 +159,23 @@ func (g *gather) sorted() [][]byte {
 	return keys
 }
 
-func (g *gather) close() {
-	if g.it != nil {
-		g.it.Close()
-		g.it = nil
-	}
-}
-
 // planSteps reads the plan's ranges, one key a step, and keeps the rows
 // of a page (and the keys that are no encoding, for OnBadKey) until it
 // yields them.
 type planSteps struct {
-	sel     *selection
-	ranges  []matchspec.Range // those not yet opened
-	it      *cursor
-	clauses []int
-	rows    []Row
-	bad     []badKey
+	ranges
+	rows []Row
+	bad  []badKey
 }
 
-// step reads a key, opening and closing ranges as it goes; it reports
-// done once it has a page of rows or has read every range.
+// step reads a key; it reports done once it has a page of rows or has
+// read every range.
 func (p *planSteps) step() (done bool, err error) {
-	sel := p.sel
-	for p.it == nil || !p.it.Next() {
-		if p.it != nil {
-			err, p.it = p.it.finish(nil), nil
-			if err != nil {
-				return false, err
-			}
-		}
-		if len(p.ranges) == 0 {
-			return true, nil
-		}
-		r := p.ranges[0]
-		p.ranges = p.ranges[1:]
-		if p.it, err = sel.s.openCursor(sel.ctx, r.Lower, r.Upper, sel.opts.Reverse); err != nil {
-			return false, err
-		}
-		sel.stats.Ranges++
-		p.clauses = r.Clauses
+	more, err := p.next()
+	if !more || err != nil {
+		return err == nil, err
 	}
+	sel := p.sel
 	row, ok, bad := sel.match(p.it, p.clauses)
 	switch {
 	case bad != nil:
@@ -200,12 +204,5 @@ func (p *planSteps) flush(yield func(Row, error) bool) {
 		if !yield(r, nil) {
 			return
 		}
-	}
-}
-
-func (p *planSteps) close() {
-	if p != nil && p.it != nil {
-		p.it.Close()
-		p.it = nil
 	}
 }
