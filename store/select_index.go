@@ -28,9 +28,10 @@ import (
 // the entries of those values come in value order, so the select gathers
 // their keys, sorts them and reads them in key order; a token cuts the
 // keys gathered, and with a Limit the select reads its plan beside the
-// entries and keeps whichever ends first (select_race.go says why). A head that gives the value as a pattern whose prefix
-// ends at a binary prefix is read the same way, over the values in the
-// pattern's prefix range:
+// entries and keeps whichever ends first (select_race.go says why). A
+// head that gives the value as a pattern whose prefix ends at a binary
+// prefix is read the same way, over the values in the pattern's prefix
+// range:
 //
 //	select [{{order,'_','_',<<"A1",_/binary>>},[],['$_']}]
 //	                                              reads the entries of the values that start with "A1"
