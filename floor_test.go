@@ -148,6 +148,7 @@ type allocFloor struct {
 
 func newAllocFloor(encs [][]byte) (*allocFloor, error) {
 	f := &allocFloor{sizes: make([][2]int, len(encs))}
+	slots, bytes := 0, 0 // the most of each a term holds: the sources of the copies
 	for i, e := range encs {
 		t, err := Decode(e)
 		if err != nil {
@@ -166,9 +167,9 @@ func newAllocFloor(encs [][]byte) (*allocFloor, error) {
 			}
 		}
 		walk(t)
-		f.slots = make([]term.Term, max(len(f.slots), f.sizes[i][0]))
-		f.bytes = make([]byte, max(len(f.bytes), f.sizes[i][1]))
+		slots, bytes = max(slots, f.sizes[i][0]), max(bytes, f.sizes[i][1])
 	}
+	f.slots, f.bytes = make([]term.Term, slots), make([]byte, bytes)
 	return f, nil
 }
 

@@ -109,15 +109,10 @@ func (s *Store) Select(ctx context.Context, spec *matchspec.Spec, opts SelectOpt
 		if r, ok, _ := s.selectIndex(ctx, spec); ok && sel.selectByIndex(r, after, yield) {
 			return
 		}
-		for _, r := range sel.planRanges(after) {
-			more, err := sel.readRange(r.Lower, r.Upper, r.Clauses, yield)
-			if err != nil {
-				yield(Row{}, err)
-				return
-			}
-			if !more {
-				return
-			}
+		rs := ranges{sel: &sel, todo: sel.planRanges(after), reverse: opts.Reverse}
+		defer rs.close() // an early stop, a panic; the normal end reports its error
+		if err := sel.stream(&rs, yield); err != nil {
+			yield(Row{}, err)
 		}
 	}
 }
@@ -171,48 +166,77 @@ type selection struct {
 	stats *SelectStats
 }
 
-// readRange yields the rows of one range; it reports false when the
-// caller stopped or the limit was reached.
-func (sel *selection) readRange(lo, hi []byte, clauses []int, yield func(Row, error) bool) (more bool, err error) {
-	if err := sel.ctx.Err(); err != nil {
-		return false, err
-	}
-	it, err := sel.s.openCursor(sel.ctx, lo, hi, sel.opts.Reverse)
-	if err != nil {
-		return false, err
-	}
-	sel.stats.Ranges++
-	defer it.Close() // an early break, a panic; the normal end reports its error
-	more = true
-	for it.Next() {
-		if err = sel.ctx.Err(); err != nil {
-			break
+// stream yields the rows of rs's keys as it reads them, until the
+// ranges end, the caller stops or the limit is reached.
+func (sel *selection) stream(rs *ranges, yield func(Row, error) bool) error {
+	for {
+		if err := sel.ctx.Err(); err != nil {
+			return err
 		}
-		row, ok, bad := sel.match(it, clauses)
+		more, err := rs.next()
+		if !more || err != nil {
+			return err
+		}
+		row, ok, bad := sel.match(rs.it, rs.clauses)
 		if bad != nil {
 			if sel.opts.OnBadKey != nil {
-				sel.opts.OnBadKey(bytes.Clone(it.Key()), bad)
+				sel.opts.OnBadKey(bytes.Clone(rs.it.Key()), bad)
 			}
 			continue
 		}
 		if !ok {
-			if err = it.Err(); err != nil {
-				break
+			if err := rs.it.Err(); err != nil {
+				return err
 			}
 			continue
 		}
 		sel.stats.Rows++
-		if !yield(row, nil) {
-			more = false
-			break
-		}
-		if sel.opts.Limit > 0 && sel.stats.Rows >= int64(sel.opts.Limit) {
-			more = false
-			break
+		if !yield(row, nil) || sel.opts.Limit > 0 && sel.stats.Rows >= int64(sel.opts.Limit) {
+			return nil
 		}
 	}
-	err = it.finish(err)
-	return more && err == nil, err
+}
+
+// ranges reads byte ranges one after another, a key a call to next.
+type ranges struct {
+	sel     *selection
+	todo    []matchspec.Range // those not yet opened
+	reverse bool
+	it      *cursor
+	clauses []int // the open range's
+}
+
+// next moves to the next key, opening and closing ranges as it goes; it
+// reports false once every range is read.
+func (rs *ranges) next() (bool, error) {
+	for rs.it == nil || !rs.it.Next() {
+		if rs.it != nil {
+			err := rs.it.finish(nil)
+			rs.it = nil
+			if err != nil {
+				return false, err
+			}
+		}
+		if len(rs.todo) == 0 {
+			return false, nil
+		}
+		r := rs.todo[0]
+		rs.todo = rs.todo[1:]
+		it, err := rs.sel.s.openCursor(rs.sel.ctx, r.Lower, r.Upper, rs.reverse)
+		if err != nil {
+			return false, err
+		}
+		rs.it, rs.clauses = it, r.Clauses
+		rs.sel.stats.Ranges++
+	}
+	return true, nil
+}
+
+func (rs *ranges) close() {
+	if rs.it != nil {
+		rs.it.Close()
+		rs.it = nil
+	}
 }
 
 // match reads the key under it and returns its row, if a clause of

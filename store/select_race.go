@@ -18,10 +18,10 @@ import (
 // keys, each once, since every page's plan starts where the last page's
 // rows ended.
 
-// race runs a select over ranges of ix's entries (entries), against the plan when
-// there is a Limit; it reports false when the entries held more keys
-// than a select sorts, having yielded nothing (the caller then reads the
-// plan, without holding its rows).
+// race runs a select over the ranges of ix's entries, against the plan
+// when there is a Limit; it reports false when the entries held more
+// keys than a select sorts, having yielded nothing (the caller then reads
+// the plan, without holding its rows).
 func (sel *selection) race(ix *index, entries []matchspec.Range, after []byte, yield func(Row, error) bool) bool {
 	g := &gather{ranges: ranges{sel: sel, todo: entries}, ix: ix, after: after}
 	defer g.close()
@@ -67,48 +67,6 @@ func (sel *selection) race(ix *index, entries []matchspec.Range, after []byte, y
 			}
 			return true
 		}
-	}
-}
-
-// ranges reads byte ranges one after another, a key a call to next.
-type ranges struct {
-	sel     *selection
-	todo    []matchspec.Range // those not yet opened
-	reverse bool
-	it      *cursor
-	clauses []int // the open range's
-}
-
-// next moves to the next key, opening and closing ranges as it goes; it
-// reports false once every range is read.
-func (rs *ranges) next() (bool, error) {
-	for rs.it == nil || !rs.it.Next() {
-		if rs.it != nil {
-			err := rs.it.finish(nil)
-			rs.it = nil
-			if err != nil {
-				return false, err
-			}
-		}
-		if len(rs.todo) == 0 {
-			return false, nil
-		}
-		r := rs.todo[0]
-		rs.todo = rs.todo[1:]
-		it, err := rs.sel.s.openCursor(rs.sel.ctx, r.Lower, r.Upper, rs.reverse)
-		if err != nil {
-			return false, err
-		}
-		rs.it, rs.clauses = it, r.Clauses
-		rs.sel.stats.Ranges++
-	}
-	return true, nil
-}
-
-func (rs *ranges) close() {
-	if rs.it != nil {
-		rs.it.Close()
-		rs.it = nil
 	}
 }
 
