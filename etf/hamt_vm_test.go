@@ -3,7 +3,6 @@ package etf_test
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -129,7 +128,7 @@ func checkReencoded(t *testing.T, vm *erlvm.VM, maps []term.Term, exact bool) {
 // again byte for byte as the VM writes them.
 func TestVMHashmapFromVM(t *testing.T) {
 	vm := erlvm.Shared(t)
-	seed := rand.Int64N(1<<40) + 1 // a new sample each run; logged to replay one
+	seed := vmSeed()
 	t.Logf("VM generator seed %d", seed)
 	const src = `rand:seed(exsss, Seed),
 		Leaf = fun() -> case rand:uniform(7) of
