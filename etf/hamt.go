@@ -265,19 +265,16 @@ func hashList(h uint32, elems []term.Term, tail term.Term) uint32 {
 	}
 }
 
-// keyHash is the hash that places key at level lvl of the trie: the
-// internal hash for the first eight levels, then the hash of the cons
-// [lvl/8 | key] for each further eight.
+// keyHash is the hash that places key at level lvl of the trie. Each
+// eight levels use up a 32-bit hash, so erts (make_map_hash) starts the
+// internal hash of the next eight from a seed of the depth lvl/8, mixed
+// as a one-byte string's run would be; depth 0 is the plain internal hash.
 func keyHash(key term.Term, lvl int) uint32 {
-	h := uint32(hashSalt)
-	if lvl < 8 {
-		return internalHash(h, key)
+	var seed uint32
+	if d := uint32(lvl >> 3); d > 0 {
+		seed = hash2(0, d, 1, hconst22)
 	}
-	salt := term.Int(int64(lvl >> 3))
-	if key.Kind() == term.KindList && len(key.Elems()) > 0 {
-		return hashList(h, append([]term.Term{salt}, key.Elems()...), key.Tail())
-	}
-	return hashList(h, []term.Term{salt}, key)
+	return internalHash(seed^hashSalt, key)
 }
 
 // maxLevels bounds the trie's depth: keys whose salted hashes agree this

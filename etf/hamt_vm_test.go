@@ -3,6 +3,8 @@ package etf_test
 import (
 	"bytes"
 	"context"
+	"math/big"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -170,4 +172,77 @@ func TestVMHashmapFromVM(t *testing.T) {
 		n += k
 	}
 	t.Logf("%d maps from the VM written byte for byte again, %d of them of more than 32 keys (the others drew equal keys)", n, large)
+}
+
+// Maps in which two or three keys share all 32 bits of their hash, and
+// so meet again under the hash of the next eight levels, are written byte
+// for byte as the VM writes them. The keys are of mixed kinds, drawn from
+// a seeded stream until their hashes collide.
+func TestVMHashmapCollisions(t *testing.T) {
+	vm := erlvm.Shared(t)
+	seed := vmSeed()
+	t.Logf("key stream seed %d", seed)
+	groups := collidingKeys(uint64(seed), 400_000)
+	if len(groups) < 5 {
+		t.Fatalf("%d groups of colliding keys among 400,000; expected about 18", len(groups))
+	}
+	maps := make([]term.Term, len(groups))
+	for i, g := range groups {
+		es := make([]term.MapEntry, 0, len(g)+31)
+		for _, k := range g {
+			es = append(es, term.MapEntry{Key: k, Value: term.Int(int64(len(es)))})
+		}
+		for j := range 31 {
+			es = append(es, term.MapEntry{Key: term.Int(int64(-1 - j)), Value: term.Int(0)})
+		}
+		maps[i] = term.Map(es...)
+	}
+	checkReencoded(t, vm, maps, true)
+}
+
+// collidingKeys draws n keys from a stream seeded by seed and returns the
+// groups of distinct keys whose internal hashes are equal.
+func collidingKeys(seed uint64, n int) [][]term.Term {
+	key := func(i int) term.Term {
+		r := rand.New(rand.NewPCG(seed, uint64(i)))
+		switch r.IntN(5) {
+		case 0:
+			return term.Int(r.Int64N(1<<41) - 1<<40)
+		case 1:
+			return term.BigInt(new(big.Int).Lsh(big.NewInt(r.Int64()), uint(64+r.IntN(100))))
+		case 2:
+			b := make([]byte, r.IntN(9))
+			for j := range b {
+				b[j] = byte(r.Uint32())
+			}
+			return term.Binary(b)
+		case 3:
+			nbits := 1 + r.IntN(7)
+			return term.Tuple(term.Int(r.Int64N(10)), term.Bitstring([]byte{byte(r.Uint32()) << (8 - nbits)}, nbits))
+		default:
+			return term.List(term.Int(r.Int64N(300)), term.Int(r.Int64N(300)), term.Float(r.Float64()))
+		}
+	}
+	first := make(map[uint32]int32, n)
+	var groups [][]term.Term
+	at := map[uint32]int{} // a hash's group in groups
+	for i := range n {
+		k := key(i)
+		h := etf.InternalHash(k)
+		j, seen := first[h]
+		if !seen {
+			first[h] = int32(i)
+			continue
+		}
+		g, ok := at[h]
+		if !ok {
+			g = len(groups)
+			at[h] = g
+			groups = append(groups, []term.Term{key(int(j))})
+		}
+		if !slices.ContainsFunc(groups[g], func(x term.Term) bool { return term.Equal(x, k) }) {
+			groups[g] = append(groups[g], k)
+		}
+	}
+	return slices.DeleteFunc(groups, func(g []term.Term) bool { return len(g) < 2 })
 }
