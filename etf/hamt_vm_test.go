@@ -197,7 +197,16 @@ func TestVMHashmapCollisions(t *testing.T) {
 		}
 		maps[i] = term.Map(es...)
 	}
-	checkReencoded(t, vm, maps, true)
+	// And the maps themselves as keys: a hashmap's hash walks its leaves
+	// in the order these place.
+	outer := make([]term.MapEntry, 0, len(maps)+33)
+	for i, m := range maps {
+		outer = append(outer, term.MapEntry{Key: m, Value: term.Int(int64(i))})
+	}
+	for j := range 33 {
+		outer = append(outer, term.MapEntry{Key: term.Int(int64(j)), Value: term.Int(0)})
+	}
+	checkReencoded(t, vm, append(maps, term.Map(outer...)), true)
 }
 
 // collidingKeys draws n keys from a stream seeded by seed and returns the
