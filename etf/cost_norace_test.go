@@ -11,6 +11,7 @@ import (
 	"github.com/erlsext/sext/etf"
 	"github.com/erlsext/sext/internal/cputime"
 	"github.com/erlsext/sext/internal/testsize"
+	"github.com/erlsext/sext/term"
 )
 
 // The doubling test times the decoder, which the race detector slows
@@ -20,12 +21,18 @@ import (
 // bound under -race too.
 
 // decodeCost decodes b under o and returns the bytes it allocated and
-// the least CPU time of runs runs. The process's CPU time, unlike the
-// wall clock, does not count the time a loaded machine gives to others.
-// The collector is off meanwhile: its cycles come when the heap crosses a
-// threshold, a step in time at one size and not the next, and the bytes
-// are counted apart.
+// the least CPU time of runs runs.
 func decodeCost(o etf.Options, b []byte, runs int) (uint64, time.Duration) {
+	return cost(func() { o.Decode(b) }, runs)
+}
+
+// cost runs f runs times and returns the bytes one run allocated and the
+// least CPU time of a run. The process's CPU time, unlike the wall clock,
+// does not count the time a loaded machine gives to others. The collector
+// is off meanwhile: its cycles come when the heap crosses a threshold, a
+// step in time at one size and not the next, and the bytes are counted
+// apart.
+func cost(f func(), runs int) (uint64, time.Duration) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var grew uint64
 	took := time.Duration(1 << 62)
@@ -33,7 +40,7 @@ func decodeCost(o etf.Options, b []byte, runs int) (uint64, time.Duration) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		start := cputime.Process()
-		o.Decode(b)
+		f()
 		took = min(took, cputime.Process()-start)
 		runtime.ReadMemStats(&after)
 		grew = after.TotalAlloc - before.TotalAlloc
@@ -99,5 +106,59 @@ func TestDecodeCostDoubles(t *testing.T) {
 				t.Logf("%d bytes of input: %d bytes allocated, %.1f a byte; %v", len(prev), grew, float64(grew)/float64(len(prev)), took)
 			})
 		}
+	}
+}
+
+// TestEncodeCostDoubles doubles the size of terms whose maps of more than
+// 32 keys hold such maps in their keys, from about 16 KB of encoding to
+// 1 MB (256 KB quick), and holds Encode to the decoder's rule: a doubling
+// at most doubles the bytes allocated and the time, by 2.2x, with the
+// decoder's allowance and retries for a loaded machine. A hashmap's hash
+// hashes its keys twice (for their order, then in it), so hashing keys
+// that nest such maps without bound doubles the cost with every level.
+func TestEncodeCostDoubles(t *testing.T) {
+	const lo = 16 << 10
+	hi := testsize.Pick(256<<10, 1<<20)
+	for _, f := range []struct {
+		name string
+		make func(n int) term.Term // a term of about n bytes of encoding
+	}{
+		{"hashmap keys in hashmap keys", func(n int) term.Term { return nestedKeyMaps(n/256, 0) }},
+		{"a hashmap of keys nesting four hashmaps", func(n int) term.Term {
+			es := make([]term.MapEntry, n/1024)
+			for i := range es {
+				es[i] = term.MapEntry{Key: nestedKeyMaps(4, int64(i)), Value: term.Int(0)}
+			}
+			return term.Map(es...)
+		}},
+	} {
+		t.Run(f.name, func(t *testing.T) {
+			var grew, size uint64
+			var took time.Duration
+			var prevEncode func()
+			for n := lo; n <= hi; n *= 2 {
+				m := f.make(n)
+				b, err := etf.Encode(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Into a buffer that holds it: what is counted is the
+				// encoder's own memory, not the output's growth.
+				encode := func() { etf.Append(b[:0], m) }
+				g, d := cost(encode, 1)
+				if grew > 0 && float64(g) > 2.2*float64(grew) {
+					t.Fatalf("%d bytes allocated for a term of about %d bytes, %.2fx the %d for half", g, n, float64(g)/float64(grew), grew)
+				}
+				for try := 0; n > 4*lo && float64(d) > 2.2*1.25*float64(took); try++ {
+					if try == 3 {
+						t.Fatalf("%v for a term of about %d bytes, %.2fx the %v for half", d, n, float64(d)/float64(took), took)
+					}
+					_, d = cost(encode, 3)
+					_, took = cost(prevEncode, 3)
+				}
+				prevEncode, grew, took, size = encode, g, d, uint64(len(b))
+			}
+			t.Logf("%d bytes of encoding: %d bytes allocated; %v", size, grew, took)
+		})
 	}
 }

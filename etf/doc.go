@@ -15,7 +15,9 @@
 // hashes an atom by its index in the running VM's atom table and a pid,
 // port or reference by its node's entry in that VM; a map of more than 32
 // keys with any such key is written in map key order, which erts reads as
-// the same map. Compressed terms cannot match either: their deflate stream
+// the same map. So is one whose keys hold more than three maps of more
+// than 32 keys one inside another's key, whose hashing would cost twice as
+// much with each. Compressed terms cannot match either: their deflate stream
 // comes from Go's compress/zlib rather than zlib (erts reads them, and this
 // package reads erts's).
 //

@@ -61,8 +61,12 @@ func constHash(h, k uint32) uint32 { return bits.RotateLeft32(h^k, 17) }
 
 // hashable reports whether t's internal hash is a function of t alone,
 // looking no more than depth levels down (deeper terms are left to the
-// encoder's depth error).
-func hashable(t term.Term, depth int) bool {
+// encoder's depth error), and whether t holds no more than nest maps of
+// more than 32 keys one inside another's key. Each such map's hash needs
+// its keys' order, so their hashes, and then hashes them again in that
+// order: the cost doubles with each one a key holds inside another's key,
+// and nest bounds it.
+func hashable(t term.Term, depth, nest int) bool {
 	if depth < 0 {
 		return false
 	}
@@ -71,14 +75,22 @@ func hashable(t term.Term, depth int) bool {
 		return true
 	case term.KindTuple, term.KindList:
 		for _, x := range t.Elems() {
-			if !hashable(x, depth-1) {
+			if !hashable(x, depth-1, nest) {
 				return false
 			}
 		}
-		return t.Kind() == term.KindTuple || t.IsProper() || hashable(t.Tail(), depth-1)
+		return t.Kind() == term.KindTuple || t.IsProper() || hashable(t.Tail(), depth-1, nest)
 	case term.KindMap:
-		for _, e := range t.Entries() {
-			if !hashable(e.Key, depth-1) || !hashable(e.Value, depth-1) {
+		es := t.Entries()
+		keyNest := nest
+		if len(es) > flatmapLimit {
+			if nest == 0 {
+				return false
+			}
+			keyNest--
+		}
+		for _, e := range es {
+			if !hashable(e.Key, depth-1, keyNest) || !hashable(e.Value, depth-1, nest) {
 				return false
 			}
 		}
@@ -86,6 +98,12 @@ func hashable(t term.Term, depth int) bool {
 	}
 	return false
 }
+
+// hashNest is how many maps of more than 32 keys a hashmap's key may hold
+// one inside another's key, for the hashmap to be written in erts's order:
+// hashing such a key costs up to 2^hashNest times its size. A key nesting
+// more is written in key order, as one holding an atom is.
+const hashNest = 3
 
 // internalHash continues the hash h with t, which must be hashable.
 func internalHash(h uint32, t term.Term) uint32 {
@@ -340,10 +358,11 @@ func reverseNibbles(x uint32) uint32 {
 	return bits.ReverseBytes32(x&0x0f0f0f0f<<4 | x>>4&0x0f0f0f0f)
 }
 
-// hashableKeys reports whether every key of es is hashable within depth.
+// hashableKeys reports whether every key of es is hashable within depth
+// and hashNest.
 func hashableKeys(es []term.MapEntry, depth int) bool {
 	for _, e := range es {
-		if !hashable(e.Key, depth) {
+		if !hashable(e.Key, depth, hashNest) {
 			return false
 		}
 	}

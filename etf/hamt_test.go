@@ -156,3 +156,43 @@ func TestHashmapDeepKey(t *testing.T) {
 		t.Fatalf("decoded %v, %v", back, err)
 	}
 }
+
+// nestedKeyMaps returns d maps of 33 keys, each but the innermost holding
+// the next as one of its keys: #{Inner => 0, 1 => 0, ..., 32 => 0}.
+// seed varies the integers, so that maps built from different seeds differ.
+func nestedKeyMaps(d int, seed int64) term.Term {
+	var m term.Term
+	for l := range d {
+		es := make([]term.MapEntry, 0, 33)
+		for i := range 32 {
+			es = append(es, term.MapEntry{Key: term.Int(seed*64 + int64(i)), Value: term.Int(int64(l))})
+		}
+		if l == 0 {
+			es = append(es, term.MapEntry{Key: term.Int(-1), Value: term.Int(0)})
+		} else {
+			es = append(es, term.MapEntry{Key: m, Value: term.Int(0)})
+		}
+		m = term.Map(es...)
+	}
+	return m
+}
+
+// A hashmap is written in erts's order while its keys hold at most three
+// hashmaps one inside another's key, and in key order beyond (which erts
+// reads as the same map): hashing such keys costs twice as much with each.
+// Either way it decodes to itself.
+func TestHashmapNestedKeys(t *testing.T) {
+	for d := 1; d <= 7; d++ {
+		m := nestedKeyMaps(d, 0)
+		if got, want := etf.KeysHashable(m), d <= 4; got != want {
+			t.Errorf("%d maps deep: KeysHashable %v, want %v", d, got, want)
+		}
+		b, err := etf.Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := etf.Decode(b); err != nil || !term.Equal(back, m) {
+			t.Fatalf("%d maps deep: decoded %v, %v", d, back, err)
+		}
+	}
+}

@@ -255,3 +255,19 @@ func collidingKeys(seed uint64, n int) [][]term.Term {
 	}
 	return slices.DeleteFunc(groups, func(g []term.Term) bool { return len(g) < 2 })
 }
+
+// Hashmaps held one inside another's key, up to seven deep, are the same
+// maps to the VM; up to the nesting this package hashes, they are its
+// bytes as well.
+func TestVMHashmapNestedKeys(t *testing.T) {
+	vm := erlvm.Shared(t)
+	var hashed, keyOrder []term.Term
+	for d := 1; d <= 4; d++ {
+		hashed = append(hashed, nestedKeyMaps(d, int64(d)))
+	}
+	for d := 5; d <= 7; d++ {
+		keyOrder = append(keyOrder, nestedKeyMaps(d, int64(d)))
+	}
+	checkReencoded(t, vm, hashed, true)
+	checkReencoded(t, vm, keyOrder, false)
+}
