@@ -14,17 +14,11 @@ import (
 	"github.com/erlsext/sext/term"
 )
 
-// The doubling test times the decoder, which the race detector slows
-// several times over and unevenly (15 s for this test under -race, where
-// it takes 2 s without); its bytes are the same either way, and
-// FuzzDecodeMemory, TestImproperTailChain and TestCompressedBomb hold the
-// bound under -race too.
-
-// decodeCost decodes b under o and returns the bytes it allocated and
-// the least CPU time of runs runs.
-func decodeCost(o etf.Options, b []byte, runs int) (uint64, time.Duration) {
-	return cost(func() { o.Decode(b) }, runs)
-}
+// The doubling tests time the decoder and the encoder, which the race
+// detector slows several times over and unevenly (15 s for the decoder's
+// test under -race, where it takes 2 s without); the bytes are the same
+// either way, and FuzzDecodeMemory, TestImproperTailChain and
+// TestCompressedBomb hold the decoder's bound under -race too.
 
 // cost runs f runs times and returns the bytes one run allocated and the
 // least CPU time of a run. The process's CPU time, unlike the wall clock,
@@ -67,55 +61,69 @@ func TestDecodeCostDoubles(t *testing.T) {
 	for _, f := range families {
 		for _, z := range []bool{false, true} {
 			name := f.name
+			top := hi
 			if z {
 				name = "compressed " + name
+				// Inflating adds a linear pass; decoding further is the
+				// plain families' own. At least one doubling is timed.
+				top = max(hi/4, 8*lo)
 			}
 			t.Run(name, func(t *testing.T) {
-				var prev []byte
-				var grew uint64
-				var took time.Duration
-				top := hi
-				if z {
-					// Inflating adds a linear pass; decoding further is the
-					// plain families' own. At least one doubling is timed.
-					top = max(hi/4, 8*lo)
-				}
-				for n := lo; n <= top; n *= 2 {
+				size, grew, took := doubles(t, lo, top, func(n int) (int, func(), func(uint64)) {
 					b := f.make(n)
 					if z {
 						b = compressed(b)
 					}
-					g, d := decodeCost(unbounded, b, 1)
-					if bound := memoryBound(unbounded, b); g > bound {
-						t.Fatalf("%d bytes allocated for %d bytes of input, over the bound of %d", g, len(b), bound)
-					}
-					if grew > 0 && float64(g) > 2.2*float64(grew) {
-						t.Fatalf("%d bytes allocated for %d bytes of input, %.2fx the %d for %d bytes",
-							g, len(b), float64(g)/float64(grew), grew, len(prev))
-					}
-					// Below 64 KB the times are all timer and caches.
-					for try := 0; n > 4*lo && float64(d) > 2.2*1.25*float64(took); try++ {
-						if try == 3 {
-							t.Fatalf("%v for %d bytes of input, %.2fx the %v for %d bytes", d, len(b), float64(d)/float64(took), took, len(prev))
+					bound := func(g uint64) {
+						if max := memoryBound(unbounded, b); g > max {
+							t.Fatalf("%d bytes allocated for %d bytes of input, over the bound of %d", g, len(b), max)
 						}
-						_, d = decodeCost(unbounded, b, 3)
-						_, took = decodeCost(unbounded, prev, 3)
 					}
-					prev, grew, took = b, g, d
-				}
-				t.Logf("%d bytes of input: %d bytes allocated, %.1f a byte; %v", len(prev), grew, float64(grew)/float64(len(prev)), took)
+					return len(b), func() { unbounded.Decode(b) }, bound
+				})
+				t.Logf("%d bytes of input: %d bytes allocated, %.1f a byte; %v", size, grew, float64(grew)/float64(size), took)
 			})
 		}
 	}
 }
 
+// doubles measures, for n from lo to hi doubling, the work at(n) gives
+// (of size bytes, checking the bytes it allocated with bound), and fails
+// if a doubling more than doubles the bytes allocated, by 2.2x, or the
+// CPU time from 4·lo on by 2.2x and a quarter, measured again up to three
+// times. It returns the last size's figures.
+func doubles(t *testing.T, lo, hi int, at func(n int) (size int, run func(), bound func(grew uint64))) (int, uint64, time.Duration) {
+	t.Helper()
+	var prevSize int
+	var prevRun func()
+	var grew uint64
+	var took time.Duration
+	for n := lo; n <= hi; n *= 2 {
+		size, run, bound := at(n)
+		g, d := cost(run, 1)
+		bound(g)
+		if grew > 0 && float64(g) > 2.2*float64(grew) {
+			t.Fatalf("%d bytes allocated for %d bytes, %.2fx the %d for %d bytes", g, size, float64(g)/float64(grew), grew, prevSize)
+		}
+		// Below 64 KB the times are all timer and caches.
+		for try := 0; n > 4*lo && float64(d) > 2.2*1.25*float64(took); try++ {
+			if try == 3 {
+				t.Fatalf("%v for %d bytes, %.2fx the %v for %d bytes", d, size, float64(d)/float64(took), took, prevSize)
+			}
+			_, d = cost(run, 3)
+			_, took = cost(prevRun, 3)
+		}
+		prevSize, prevRun, grew, took = size, run, g, d
+	}
+	return prevSize, grew, took
+}
+
 // TestEncodeCostDoubles doubles the size of terms whose maps of more than
 // 32 keys hold such maps in their keys, from about 16 KB of encoding to
-// 1 MB (256 KB quick), and holds Encode to the decoder's rule: a doubling
-// at most doubles the bytes allocated and the time, by 2.2x, with the
-// decoder's allowance and retries for a loaded machine. A hashmap's hash
-// hashes its keys twice (for their order, then in it), so hashing keys
-// that nest such maps without bound doubles the cost with every level.
+// 1 MB (256 KB quick), and holds Encode to the decoder's rule above. A
+// hashmap's hash hashes its keys twice (for their order, then in it), so
+// hashing keys that nest such maps without bound doubles the cost with
+// every level.
 func TestEncodeCostDoubles(t *testing.T) {
 	const lo = 16 << 10
 	hi := testsize.Pick(256<<10, 1<<20)
@@ -133,10 +141,7 @@ func TestEncodeCostDoubles(t *testing.T) {
 		}},
 	} {
 		t.Run(f.name, func(t *testing.T) {
-			var grew, size uint64
-			var took time.Duration
-			var prevEncode func()
-			for n := lo; n <= hi; n *= 2 {
+			size, grew, took := doubles(t, lo, hi, func(n int) (int, func(), func(uint64)) {
 				m := f.make(n)
 				b, err := etf.Encode(m)
 				if err != nil {
@@ -144,20 +149,8 @@ func TestEncodeCostDoubles(t *testing.T) {
 				}
 				// Into a buffer that holds it: what is counted is the
 				// encoder's own memory, not the output's growth.
-				encode := func() { etf.Append(b[:0], m) }
-				g, d := cost(encode, 1)
-				if grew > 0 && float64(g) > 2.2*float64(grew) {
-					t.Fatalf("%d bytes allocated for a term of about %d bytes, %.2fx the %d for half", g, n, float64(g)/float64(grew), grew)
-				}
-				for try := 0; n > 4*lo && float64(d) > 2.2*1.25*float64(took); try++ {
-					if try == 3 {
-						t.Fatalf("%v for a term of about %d bytes, %.2fx the %v for half", d, n, float64(d)/float64(took), took)
-					}
-					_, d = cost(encode, 3)
-					_, took = cost(prevEncode, 3)
-				}
-				prevEncode, grew, took, size = encode, g, d, uint64(len(b))
-			}
+				return len(b), func() { etf.Append(b[:0], m) }, func(uint64) {}
+			})
 			t.Logf("%d bytes of encoding: %d bytes allocated; %v", size, grew, took)
 		})
 	}

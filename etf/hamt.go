@@ -295,7 +295,7 @@ func keyHash(key term.Term, lvl int) uint32 {
 	return internalHash(seed^hashSalt, key)
 }
 
-// maxLevels bounds the trie's depth: keys whose salted hashes agree this
+// maxLevels bounds the trie's depth: keys whose seeded hashes agree this
 // far are left in their key order.
 const maxLevels = 64
 
