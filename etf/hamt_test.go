@@ -84,14 +84,8 @@ func TestHashmapGolden(t *testing.T) {
 	}
 	// Two keys whose 32-bit hashes are equal meet again eight levels down,
 	// under the hash erts seeds with the depth: 40660 and 59671, and a
-	// bignum and a tuple, each pair beside -1..-31.
-	collide := func(a, b string) term.Term {
-		es := []term.MapEntry{{Key: term.MustParse(a), Value: term.Int(0)}, {Key: term.MustParse(b), Value: term.Int(0)}}
-		for i := range 31 {
-			es = append(es, term.MapEntry{Key: term.Int(int64(-1 - i)), Value: term.Int(0)})
-		}
-		return term.Map(es...)
-	}
+	// bignum and a tuple.
+	collide := func(a, b string) term.Term { return besideFill(term.MustParse(a), term.MustParse(b)) }
 	for _, c := range []struct {
 		m    term.Term
 		want string
@@ -155,6 +149,19 @@ func TestHashmapDeepKey(t *testing.T) {
 	if back, err := etf.Decode(b); err != nil || !term.Equal(back, term.Map(plain...)) {
 		t.Fatalf("decoded %v, %v", back, err)
 	}
+}
+
+// besideFill returns the map of keys and -1..-31, every value 0: a map of
+// more than 32 keys, so a hashmap in erts, for keys or two.
+func besideFill(keys ...term.Term) term.Term {
+	es := make([]term.MapEntry, 0, len(keys)+31)
+	for _, k := range keys {
+		es = append(es, term.MapEntry{Key: k, Value: term.Int(0)})
+	}
+	for i := range 31 {
+		es = append(es, term.MapEntry{Key: term.Int(int64(-1 - i)), Value: term.Int(0)})
+	}
+	return term.Map(es...)
 }
 
 // nestedKeyMaps returns d maps of 33 keys, each but the innermost holding

@@ -188,14 +188,7 @@ func TestVMHashmapCollisions(t *testing.T) {
 	}
 	maps := make([]term.Term, len(groups))
 	for i, g := range groups {
-		es := make([]term.MapEntry, 0, len(g)+31)
-		for _, k := range g {
-			es = append(es, term.MapEntry{Key: k, Value: term.Int(int64(len(es)))})
-		}
-		for j := range 31 {
-			es = append(es, term.MapEntry{Key: term.Int(int64(-1 - j)), Value: term.Int(0)})
-		}
-		maps[i] = term.Map(es...)
+		maps[i] = besideFill(g...)
 	}
 	// And the maps themselves as keys: a hashmap's hash walks its leaves
 	// in the order these place.
