@@ -77,7 +77,8 @@ const listOpen = -1
 // the same *DecodeError at the same offset where decoding fails.
 //
 // Its loop takes a step a tag: small integers, atoms and binaries of up to
-// fifteen whole bytes, tuples and proper lists, with nesting kept as a
+// fifteen whole bytes, tuples, proper lists and (when not certifying)
+// maps, with nesting kept as a
 // stack of counts of terms still to read. Any other form, and any step
 // that is not certainly well formed, goes to skipOne for that one term;
 // a list whose elements end in a tail goes to listRest. So every error,
@@ -123,7 +124,23 @@ func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
 			switch b[p+1] {
 			case markEnd:
 				p += 2
-			case markMap, markBitTail:
+			case markMap:
+				// Without certifying, a map reads as a tuple of its keys
+				// and values: its key order matters only to canon.
+				if certify || p+6 > len(b) {
+					goto general
+				}
+				n := uint64(binary.BigEndian.Uint32(b[p+2:]))
+				if 2*n*minTermLen > uint64(len(b)-p-6) {
+					goto general
+				}
+				p += 6
+				if n > 0 {
+					stack[sp], left = int32(left), int(2*n)
+					sp++
+					continue
+				}
+			case markBitTail:
 				goto general
 			default:
 				stack[sp], left = int32(left), listOpen
