@@ -78,12 +78,11 @@ const listOpen = -1
 //
 // Its loop takes a step a tag: small integers, atoms and binaries of up to
 // fifteen whole bytes, tuples, proper lists and (when not certifying)
-// maps, with nesting kept as a
-// stack of counts of terms still to read. Any other form, and any step
-// that is not certainly well formed, goes to skipOne for that one term;
-// a list whose elements end in a tail goes to listRest. So every error,
-// and every form the loop leaves, is read by the general skip, which
-// holds each rule in one place.
+// maps, with nesting kept as a stack of counts of terms still to read.
+// Any other form, and any step that is not certainly well formed, goes
+// to skipOne for that one term; a list whose elements end in a tail goes
+// to listRest. So every error, and every form the loop leaves, is read by
+// the general skip, which holds each rule in one place.
 func (s *skipper) skip(pos, open int) (int, skipInfo, error) {
 	if s.generalOnly {
 		return s.skipOne(pos, open)
