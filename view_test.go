@@ -313,13 +313,20 @@ func reportCPU(b *testing.B, c0 time.Duration) {
 }
 
 func BenchmarkViewSkip(b *testing.B) {
-	x, _ := term.Parse(`{order, 4711, #Desc<1735689600>, 500000}`)
-	key, _ := Encode(x)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := NewView(key).End(); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct{ name, key string }{
+		{"order", `{order, 4711, #Desc<1735689600>, 500000}`},
+		{"map", `{session, #{user => 42, roles => [admin, dev], exp => 1735689600}, active}`},
+	} {
+		x, _ := term.Parse(c.key)
+		key, _ := Encode(x)
+		b.Run("key="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := NewView(key).End(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
