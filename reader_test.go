@@ -1,6 +1,7 @@
 package sext
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -119,6 +120,36 @@ func TestReaderEdges(t *testing.T) {
 	for _, b := range inputs {
 		for cut := len(b); cut >= max(0, len(b)-3); cut-- {
 			for _, o := range []Options{{}, {UTF8Atoms: true}, {MaxDepth: 1}, {MaxDepth: 2}} {
+				skipBoth(t, b[:cut], o, false)
+				skipBoth(t, b[:cut], o, true)
+			}
+		}
+	}
+}
+
+// TestSkipJoinsListTails: a chain of list tails that are lists, [0|[0|[0]]],
+// is skipped as the decoders read it, in one loop nested for the depth
+// limit only: the same end, and the same error at the same offset under
+// every depth limit and cut short anywhere.
+func TestSkipJoinsListTails(t *testing.T) {
+	for tails := range 5 {
+		b := []byte{tagList}
+		for range tails {
+			b = append(b, tagPos4, 0, 0, 0, 0, markImproper, tagList)
+		}
+		b = append(b, tagPos4, 0, 0, 0, 0, markEnd)
+		for cut := len(b); cut > 0; cut-- {
+			for depth := 1; depth <= tails+2; depth++ {
+				o := Options{MaxDepth: depth}
+				_, werr := o.Decode(b[:cut])
+				end, gerr := o.View(b[:cut]).End()
+				var want, got *DecodeError
+				switch {
+				case werr == nil && (gerr != nil || end != cut):
+					t.Errorf("% x, depth %d: Decode reads it, the skip gives %d, %v", b[:cut], depth, end, gerr)
+				case werr != nil && (!errors.As(werr, &want) || !errors.As(gerr, &got) || want.Err != got.Err || want.Offset != got.Offset):
+					t.Errorf("% x, depth %d: Decode fails with %v, the skip with %v", b[:cut], depth, werr, gerr)
+				}
 				skipBoth(t, b[:cut], o, false)
 				skipBoth(t, b[:cut], o, true)
 			}

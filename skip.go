@@ -154,11 +154,24 @@ func (s *skipper) skipOne(pos, open int) (int, skipInfo, error) {
 func (s *skipper) listRest(p, open, elems int) (int, skipInfo, error) {
 	b := s.d.buf
 	info := allInfo
+list:
 	if p < len(b) && b[p] == markEnd {
 		return p + 1, info, nil
 	}
 	for {
 		if p < len(b) && (b[p] == markImproper || b[p] == markBitTail) {
+			if tailIsList(b, p) {
+				// [a|[b|...]] is [a,b|...]: as the decoders do, the tail's
+				// elements are read on in this loop, nested for the depth
+				// limit only, so a chain of such tails takes no stack.
+				// The encoder joins them: the bytes are not canonical.
+				if err := s.d.enter(p+1, open+1); err != nil {
+					return 0, 0, err
+				}
+				p, open, elems = p+2, open+1, 0
+				info &^= canon
+				goto list
+			}
 			end, i, err := s.skip(p+1, open+1)
 			if err != nil {
 				return 0, 0, err
