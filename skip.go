@@ -168,7 +168,7 @@ list:
 				if err := s.d.enter(p+1, open+1); err != nil {
 					return 0, 0, err
 				}
-				p, open, elems = p+2, open+1, 0
+				p, open = p+2, open+1
 				info &^= canon
 				goto list
 			}
@@ -176,10 +176,11 @@ list:
 			if err != nil {
 				return 0, 0, err
 			}
-			// The encoder joins a list tail on, writes no list of zero
-			// elements with a tail, and marks exactly the bitstring tails.
+			// The encoder writes no list of zero elements with a tail
+			// and marks exactly the bitstring tails (a tail that is a
+			// list, which it joins on, was read on above).
 			tag := b[p+1]
-			if elems == 0 || tag == tagList && b[p+2] != markMap || (b[p] == markBitTail) != (tag == tagBinary) {
+			if elems == 0 || (b[p] == markBitTail) != (tag == tagBinary) {
 				i &^= canon
 			}
 			return end, info & i, nil
