@@ -47,17 +47,26 @@ func Compare(a, b Term) int { return compare(a, b, orderBytes) }
 type order uint8
 
 const (
-	orderBytes order = iota // the encoding's order: Compare
-	orderKeys               // Erlang's map key order
+	orderBytes      order = iota // the encoding's order: Compare
+	orderKeys                    // Erlang's map key order, where 0.0 and -0.0 tie
+	orderSignedKeys              // orderKeys with -0.0 before 0.0: its ties broken
 )
 
 // compareKeys is the order of map keys: Erlang's, which is Compare's except
-// that every integer sorts before every float, at any depth, and that pids,
-// ports, references and maps compare as Erlang compares them (erlorder.go,
-// measured on OTP 25). The reference
-// writes a map's entries in this order (for up to 32 keys; beyond, in hash
-// order, which this project does not copy), so Map keeps entries in it.
-func compareKeys(a, b Term) int { return compare(a, b, orderKeys) }
+// that every integer sorts before every float, at any depth, that 0.0 and
+// -0.0 tie, and that pids, ports, references and maps compare as Erlang
+// compares them (erlorder.go, measured on OTP 25). The reference writes a
+// map's entries in this order (for up to 32 keys; beyond, in hash order,
+// which this project does not copy), so Map keeps entries in it. OTP 25
+// cannot tell keys apart that differ only in the signs of zeros ({-0.0,1}
+// sorts after {0.0,0}); this model can, so such keys, and only they, are
+// ordered by a second comparison that puts -0.0 first.
+func compareKeys(a, b Term) int {
+	if c := compare(a, b, orderKeys); c != 0 {
+		return c
+	}
+	return compare(a, b, orderSignedKeys)
+}
 
 func compare(a, b Term, keys order) int { return compareAt(a, b, keys, 0) }
 
@@ -79,13 +88,13 @@ func compareAt(a, b Term, keys order, depth int) int {
 	}
 	switch ka {
 	case KindInt, KindFloat:
-		if keys == orderKeys && ka != kb {
+		if keys != orderBytes && ka != kb {
 			if ka == KindInt {
 				return -1
 			}
 			return 1
 		}
-		return compareNumbers(a, b, ka, kb)
+		return compareNumbers(a, b, ka, kb, keys != orderKeys)
 	case KindAtom:
 		return strings.Compare(a.name(), b.name())
 	case KindBinary, KindBinaryPrefix:
@@ -354,13 +363,15 @@ func compareBits(a []byte, abits int, b []byte, bbits int) int {
 	return cmp.Compare(abits, bbits)
 }
 
-func compareNumbers(a, b Term, ka, kb Kind) int {
+// compareNumbers compares two numbers in the encoding's order; signed
+// false lets 0.0 and -0.0 tie, as OTP 25's map key order does.
+func compareNumbers(a, b Term, ka, kb Kind, signed bool) int {
 	switch {
 	case ka == KindInt && kb == KindInt:
 		return compareInts(a, b)
 	case ka == KindFloat && kb == KindFloat:
 		fa, fb := math.Float64frombits(a.r.Num), math.Float64frombits(b.r.Num)
-		if fa == fb && math.Signbit(fa) != math.Signbit(fb) { // -0.0 < 0.0
+		if signed && fa == fb && math.Signbit(fa) != math.Signbit(fb) { // -0.0 < 0.0
 			if math.Signbit(fa) {
 				return -1
 			}

@@ -39,7 +39,7 @@ func TestCompareDeepAgrees(t *testing.T) {
 			a, b = Desc(List(a, Int(1))), Desc(List(b, Int(1)))
 		}
 		for _, x := range [][2]Term{{a, b}, {b, a}, {a, a}} {
-			for _, o := range []order{orderBytes, orderKeys} {
+			for _, o := range []order{orderBytes, orderKeys, orderSignedKeys} {
 				if got, want := compareDeep(x[0], x[1], o), compareAt(x[0], x[1], o, 0); got != want {
 					t.Fatalf("order %d: compareDeep(%s, %s) = %d, compareAt %d", o, x[0], x[1], got, want)
 				}

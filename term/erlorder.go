@@ -297,7 +297,7 @@ func compareMagnitudeFloat(w []big.Word, a float64) int {
 func compareMapsErlang(a, b Term, keys order, depth int) int {
 	ea, eb := a.Entries(), b.Entries()
 	for i := range ea {
-		if c := compareAt(ea[i].Key, eb[i].Key, orderKeys, depth); c != 0 {
+		if c := compareAt(ea[i].Key, eb[i].Key, keys, depth); c != 0 {
 			return c
 		}
 	}

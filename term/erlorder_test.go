@@ -77,6 +77,28 @@ func TestMapKeyOrderPids(t *testing.T) {
 	}
 }
 
+// OTP 25's map key order lets 0.0 and -0.0 tie and goes on to what
+// follows them; only keys that differ in nothing else are ordered -0.0
+// first. The orders are maps:keys's on OTP 25.
+func TestMapKeyOrderSignedZeros(t *testing.T) {
+	for _, c := range []struct{ m, want string }{
+		{"#{{-0.0,2} => a, {0.0,1} => b}", "[{0.0,1},{-0.0,2}]"},
+		{"#{[[],-0.0] => a, [[],0.0|1.5] => b}", "[[[],0.0|1.5],[[],-0.0]]"},
+		{"#{[-0.0,0.0,2] => a, [0.0,-0.0,1] => b}", "[[0.0,-0.0,1],[-0.0,0.0,2]]"},
+		{"#{#{-0.0 => 2} => a, #{0.0 => 1} => b}", "[#{0.0 => 1},#{-0.0 => 2}]"},
+		{"#{0.0 => a, -0.0 => b}", "[-0.0,0.0]"},                 // one key on OTP 25
+		{"#{{0.0,1} => a, {-0.0,1} => b}", "[{-0.0,1},{0.0,1}]"}, // one key on OTP 25
+	} {
+		var keys []term.Term
+		for _, e := range parse(t, c.m).Entries() {
+			keys = append(keys, e.Key)
+		}
+		if got := term.List(keys...).String(); got != c.want {
+			t.Errorf("%s: keys %s, want %s", c.m, got, c.want)
+		}
+	}
+}
+
 // Maps print in map key order, integers before floats, as io:format's ~w
 // writes them on OTP 25 (this line is its output).
 func TestPrintMapKeyOrder(t *testing.T) {

@@ -387,6 +387,9 @@ func randomTerm(r *rand.Rand, depth int) Term {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			f = r.NormFloat64()
 		}
+		if r.IntN(4) == 0 { // a signed zero: map key order ties the two
+			f = math.Copysign(0, f)
+		}
 		return Float(f)
 	case 4:
 		return Atom(atoms[r.IntN(len(atoms))])

@@ -297,8 +297,9 @@ func ListWithTail(s ...Term) Term {
 
 // Map returns the map of entries. It takes entries over: they are sorted in
 // place in Erlang's map key order (term order, except that all integers
-// come before all floats), and of equal keys the last one is kept, as
-// Erlang's maps:from_list does.
+// come before all floats and that 0.0 and -0.0 tie, as on OTP 25; keys
+// that differ only there, -0.0 first), and of equal keys the last one is
+// kept, as Erlang's maps:from_list does.
 func Map(entries ...MapEntry) Term {
 	byKey := func(a, b MapEntry) int { return compareKeys(a.Key, b.Key) }
 	// One pass tells the common case, keys already strictly ascending (as
