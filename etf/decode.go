@@ -401,6 +401,8 @@ func (d *decoder) item(pos int) (term.Term, int, frame, error) {
 		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "an export (fun M:F/A)")
 	case tagAtomCacheRef:
 		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "an atom cache reference, which only distribution uses")
+	case tagAtomIndex2, tagAtomIndex3:
+		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, atomIndex)
 	case tagDistHeader:
 		return term.Term{}, pos, frame{}, d.err(pos, ErrUnsupported, "a distribution header")
 	case tagLocal:
@@ -412,6 +414,11 @@ func (d *decoder) item(pos int) (term.Term, int, frame, error) {
 	}
 	return term.Term{}, pos, frame{}, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(tag)))
 }
+
+// atomIndex says why ATOM_INTERNAL_REF2 and 3 cannot be read: erts reads
+// them as an index into its own atom table, which only the VM that wrote
+// them (and only while it runs) can resolve.
+const atomIndex = "an index into the atom table of the VM that wrote it"
 
 func (d *decoder) bignum(pos int) (term.Term, int, error) {
 	b, p := d.b, pos+1
@@ -427,11 +434,8 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 		}
 		n, p = u32len(b[p:]), p+4
 	}
-	sign := b[p]
+	neg := b[p] != 0 // as erts reads it: every sign byte but 0 is negative
 	p++
-	if sign > 1 {
-		return term.Term{}, pos, d.err(pos, ErrInvalid, "bignum sign byte "+strconv.Itoa(int(sign)))
-	}
 	if n > len(b)-p {
 		return term.Term{}, pos, d.err(pos, ErrSize, "a bignum of "+strconv.Itoa(n)+" bytes in "+strconv.Itoa(len(b)-p))
 	}
@@ -445,7 +449,7 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 			u = u<<8 | uint64(mag[i])
 		}
 		switch {
-		case sign == 0:
+		case !neg:
 			return term.Uint(u), p + n, nil
 		case u <= 1<<63:
 			return term.Int(int64(-u)), p + n, nil
@@ -456,7 +460,7 @@ func (d *decoder) bignum(pos int) (term.Term, int, error) {
 		be[len(mag)-1-i] = c
 	}
 	v := new(big.Int).SetBytes(be)
-	if sign == 1 {
+	if neg {
 		v.Neg(v)
 	}
 	// term.BigInt copies v: one allocation more a bignum, the price of
@@ -514,6 +518,8 @@ func (d *decoder) atom(pos int) (string, int, error) {
 		n, p = int(binary.BigEndian.Uint16(b[p:])), p+2
 	case tagAtomCacheRef:
 		return "", pos, d.err(pos, ErrUnsupported, "an atom cache reference, which only distribution uses")
+	case tagAtomIndex2, tagAtomIndex3:
+		return "", pos, d.err(pos, ErrUnsupported, atomIndex)
 	default:
 		return "", pos, d.err(pos, ErrTag, "tag "+strconv.Itoa(int(b[pos]))+" where an atom must be")
 	}

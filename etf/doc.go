@@ -23,8 +23,9 @@
 //
 // Decoding reads everything OTP 25 and 26 write, including the older tags
 // (FLOAT_EXT, SMALL_ATOM_EXT, PID_EXT, PORT_EXT, REFERENCE_EXT,
-// NEW_REFERENCE_EXT) and compressed terms. Funs, exports and the
-// distribution-only tags are an error wrapping ErrUnsupported. Every error
+// NEW_REFERENCE_EXT) and compressed terms. Funs, exports, indexes into
+// the writing VM's atom table and the distribution-only tags are an error
+// wrapping ErrUnsupported. Every error
 // is a *DecodeError with the byte offset of the failing item; decoding
 // keeps its own stack, so a deep term costs heap and not goroutine stack,
 // within a depth limit; every size claim is checked against the bytes that

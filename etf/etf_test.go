@@ -147,6 +147,8 @@ func TestDecodeOlderTags(t *testing.T) {
 		{[]byte{131, 118, 0, 2, 195, 164}, "'ä'"},
 		{[]byte{131, 110, 2, 0, 1, 0}, "1"}, // unnormalized bignums
 		{[]byte{131, 110, 0, 0}, "0"},
+		{[]byte{131, 110, 1, 2, 1}, "-1"}, // binary_to_term reads every sign byte but 0 as negative
+		{[]byte{131, 110, 1, 255, 5}, "-5"},
 		{[]byte{131, 111, 0, 0, 0, 1, 1, 5}, "-5"},
 		{[]byte{131, 110, 8, 1, 0, 0, 0, 0, 0, 0, 0, 128}, "-9223372036854775808"},
 		{[]byte{131, 110, 8, 0, 0, 0, 0, 0, 0, 0, 0, 128}, "9223372036854775808"},
@@ -203,7 +205,6 @@ func TestDecodeErrors(t *testing.T) {
 		{"nested claims", cat([]byte{131, 104, 3, 108}, u32(3), []byte{106, 106, 106, 106, 106}), etf.ErrSize, 3},
 		{"binary claim", cat([]byte{131, 109}, u32(1<<31), []byte{1}), etf.ErrSize, 1},
 		{"bignum claim", cat([]byte{131, 111}, u32(1<<31), []byte{0, 1}), etf.ErrSize, 1},
-		{"bignum sign", []byte{131, 110, 1, 2, 1}, etf.ErrInvalid, 1},
 		{"string short", []byte{131, 107, 0, 5, 1}, etf.ErrTruncated, 4},
 		{"atom short", []byte{131, 100, 0, 5, 'a'}, etf.ErrTruncated, 4},
 		{"atom utf8", []byte{131, 119, 1, 0xff}, etf.ErrInvalid, 1},
@@ -217,6 +218,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"fun", []byte{131, 112, 0, 0, 0, 0}, etf.ErrUnsupported, 1},
 		{"export", []byte{131, 113, 100, 0, 1, 'm'}, etf.ErrUnsupported, 1},
 		{"atom cache", []byte{131, 82, 0}, etf.ErrUnsupported, 1},
+		{"atom table index", []byte{131, 73, 0, 1}, etf.ErrUnsupported, 1},
+		{"atom table index 3", []byte{131, 75, 0, 0, 1}, etf.ErrUnsupported, 1},
+		{"atom table index node", []byte{131, 88, 73, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0}, etf.ErrUnsupported, 2},
 		{"dist header", []byte{131, 68, 0}, etf.ErrUnsupported, 1},
 		{"local", []byte{131, 121, 0}, etf.ErrUnsupported, 1},
 		{"fun inside", []byte{131, 104, 2, 97, 1, 117, 0}, etf.ErrUnsupported, 5},

@@ -6,6 +6,8 @@ const Version = 131
 // The tags of erl_ext_dist, "External Term Format" in the erts User's Guide.
 const (
 	tagNewFloat       = 70  // NEW_FLOAT_EXT: IEEE 754 binary64, big-endian
+	tagAtomIndex2     = 73  // ATOM_INTERNAL_REF2: Index:16 into the writing VM's atom table
+	tagAtomIndex3     = 75  // ATOM_INTERNAL_REF3: Index:24, the same
 	tagBitBinary      = 77  // BIT_BINARY_EXT: Len:32, Bits:8, Data
 	tagAtomCacheRef   = 82  // ATOM_CACHE_REF: distribution only
 	tagDistHeader     = 68  // distribution header
