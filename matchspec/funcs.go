@@ -221,7 +221,10 @@ func (e *expr) call(en *env, body bool) (term.Term, bool) {
 	case fAbs:
 		switch x.Kind() {
 		case term.KindFloat:
-			return term.Float(math.Abs(x.Float())), true
+			if f := x.Float(); f < 0 { // erts negates below zero only: abs(-0.0) is -0.0
+				return term.Float(-f), true
+			}
+			return x, true
 		case term.KindInt:
 			if x.IsInt64() && x.Int64() != math.MinInt64 {
 				return term.Int(max(x.Int64(), -x.Int64())), true

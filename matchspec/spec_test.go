@@ -54,6 +54,8 @@ func TestMatchSemantics(t *testing.T) {
 		{"length of an improper list fails", `[{{'$1'},[{'>',{length,'$1'},0}],[ok]}]`, `{[a|b]}`, `nomatch`},
 		{"tl of an improper list", `[{{'$1'},[],[{tl,'$1'}]}]`, `{[a,b|c]}`, `[b|c]`},
 		{"abs", `[{{'$1'},[],[{abs,'$1'}]}]`, `{-9223372036854775808}`, `9223372036854775808`},
+		{"abs of -0.0 is -0.0, as in erts", `[{{'$1'},[],[{abs,'$1'}]}]`, `{-0.0}`, `-0.0`},
+		{"abs of a negative float", `[{{'$1'},[],[{abs,'$1'}]}]`, `{-1.5}`, `1.5`},
 		{"map_size", `[{{'$1'},[{'==',{map_size,'$1'},2}],[ok]}]`, `{#{a => 1, b => 2}}`, `ok`},
 		{"is_boolean, tuple_size, is_bitstring", `[{{'$1','$2','$3'},[{is_boolean,'$1'},{'==',{tuple_size,'$2'},0},{is_bitstring,'$3'}],[ok]}]`, `{true,{},<<1:3>>}`, `ok`},
 		{"is_binary is not is_bitstring", `[{{'$1'},[{is_binary,'$1'}],[ok]}]`, `{<<1:3>>}`, `nomatch`},
