@@ -90,8 +90,9 @@ func (r IndexCheckResult) Clean() bool {
 // keys of the pattern's range and the index's entries, once each, and
 // holds the entries the data give in memory, sorted (their own size and
 // 8 bytes: some 60 bytes a key for the demo's orders), to merge them with
-// the stored ones. Then it reads the rest of the reserved range: entries
-// of indexes no longer defined, keys that are no entry. Each difference
+// the stored ones. Then it reads the rest of the reserved range but the
+// tables' prefix, which CheckTables reads: entries of indexes no longer
+// defined, keys that are no entry. Each difference
 // is read again, at one moment, before it counts, so a write that raced
 // the check's snapshot is not taken for a fault; on a quiet store the
 // check is exact.

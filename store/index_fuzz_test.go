@@ -40,7 +40,8 @@ func FuzzIndexToken(f *testing.F) {
 
 // FuzzIndexReserved: any key in the reserved range, written behind the
 // store's back, is found by CheckIndexes and, unless it is no entry at
-// all, repaired by Fix; the data and the index stay whole.
+// all, repaired by Fix; the data and the index stay whole. A key under
+// the tables' prefix is CheckTables' to find, and CheckIndexes leaves it.
 func FuzzIndexReserved(f *testing.F) {
 	s := fuzzStore(f)
 	ctx := context.Background()
@@ -54,10 +55,12 @@ func FuzzIndexReserved(f *testing.F) {
 	f.Add(stale)
 	gone, _ := sext.Encode(term.Tuple(term.Atom("index"), term.Binary([]byte("gone")), term.Int(1), term.Int(1)))
 	f.Add(gone)
+	f.Add([]byte("T0"))        // under the tables' prefix
+	f.Add([]byte("T\x00\x00")) // beside the tables' catalog
 	catalog, _ := sext.Encode(term.Atom("index_catalog"))
 	f.Fuzz(func(t *testing.T, rest []byte) {
-		if bytes.Equal(rest, catalog) {
-			return // the catalog itself: overwriting it is not a fault of one entry
+		if bytes.Equal(rest, catalog) || bytes.Equal(rest, []byte("T\x00")) {
+			return // a catalog itself: overwriting it is not a fault of one entry
 		}
 		raw := append([]byte{0}, rest...)
 		_, err := s.KV().Get(ctx, raw)
@@ -68,6 +71,10 @@ func FuzzIndexReserved(f *testing.F) {
 			t.Fatal(err)
 		}
 		wb.Close()
+		if bytes.HasPrefix(rest, []byte("T")) {
+			tablesKey(t, s, raw, existed)
+			return
+		}
 		r, err := s.CheckIndexes(ctx, store.IndexCheckOptions{Fix: true})
 		if err != nil {
 			t.Fatal(err)
@@ -94,6 +101,29 @@ func FuzzIndexReserved(f *testing.F) {
 			t.Fatalf("the index is not whole again: %+v, %v", r, err)
 		}
 	})
+}
+
+// tablesKey checks a key written under the tables' prefix of a store
+// without tables: CheckIndexes leaves it, CheckTables reports it as
+// foreign and leaves it too, and once it is gone both are clean again.
+func tablesKey(t *testing.T, s *store.Store, raw []byte, existed bool) {
+	ctx := context.Background()
+	if r, err := s.CheckIndexes(ctx, store.IndexCheckOptions{Fix: true}); err != nil || !r.Clean() || r.Entries != 20 {
+		t.Fatalf("CheckIndexes beside %x under the tables' prefix: %+v, %v", raw, r, err)
+	}
+	r, err := s.CheckTables(ctx, store.TableCheckOptions{Fix: true})
+	if err != nil || r.Foreign != 1 && !existed {
+		t.Fatalf("CheckTables beside %x: %+v, %v", raw, r, err)
+	}
+	wb := s.KV().NewBatch()
+	wb.Delete(raw)
+	if err := wb.Commit(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	wb.Close()
+	if r, err := s.CheckTables(ctx, store.TableCheckOptions{}); err != nil || !r.Clean() {
+		t.Fatalf("CheckTables after %x went: %+v, %v", raw, r, err)
+	}
 }
 
 // fuzzStore is a store with 20 keys and an index on them.
