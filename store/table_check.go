@@ -30,7 +30,9 @@ const (
 	// does not fit the table; reported and left.
 	BadObject
 	// UniqueBroken: two objects hold one value of a unique index;
-	// reported and left (one of them must go).
+	// reported and left (one of them must go). Its entry can name only
+	// one of them: naming either is no further problem, and Fix writes
+	// a missing one for the object whose key sorts first.
 	UniqueBroken
 	// TableUnfinished: a table being dropped, or an index being built or
 	// dropped, by a process that stopped; Fix finishes it.
@@ -224,9 +226,14 @@ func (s *Store) checkTable(ctx context.Context, d *tableDef, fix bool, r *TableC
 			}
 			want = append(want, w...)
 			continue
+		case bytes.Compare(k, d.rows) < 0:
+			// Beside the count, before the objects: no entry, and the
+			// entries' merge must not begin before the objects are read.
+			report(TableProblem{Kind: TableForeign, Table: d.Name, Raw: bytes.Clone(k), Detail: "no part of the table has this key"})
+			continue
 		}
 		if !sorted {
-			slices.SortFunc(want, func(a, b wanted) int { return bytes.Compare(a.key, b.key) })
+			sortWanted(want)
 			s.reportBroken(d, want, report)
 			sorted = true
 		}
@@ -235,18 +242,19 @@ func (s *Store) checkTable(ctx context.Context, d *tableDef, fix bool, r *TableC
 			if err := s.tableMissing(ctx, d, want[i], fix, report); err != nil {
 				return err
 			}
-			i++
+			i = sameEntry(want, i)
 		}
 		if i < len(want) && bytes.Equal(want[i].key, k) {
-			if bytes.Equal(want[i].val, it.Value()) {
-				i++
-				continue
+			// Objects that share a unique value (reported as broken) all
+			// give its entry, and it can name only one of them.
+			j := sameEntry(want, i)
+			if !slices.ContainsFunc(want[i:j], func(w wanted) bool { return bytes.Equal(w.val, it.Value()) }) {
+				// A unique entry naming another key: the right one replaces it.
+				if err := s.tableMissing(ctx, d, want[i], fix, report); err != nil {
+					return err
+				}
 			}
-			// A unique entry naming another key: the right one replaces it.
-			if err := s.tableMissing(ctx, d, want[i], fix, report); err != nil {
-				return err
-			}
-			i++
+			i = j
 			continue
 		}
 		if err := s.tableExtra(ctx, d, k, it.Value(), fix, report); err != nil {
@@ -257,10 +265,10 @@ func (s *Store) checkTable(ctx context.Context, d *tableDef, fix bool, r *TableC
 		return err
 	}
 	if !sorted {
-		slices.SortFunc(want, func(a, b wanted) int { return bytes.Compare(a.key, b.key) })
+		sortWanted(want)
 		s.reportBroken(d, want, report)
 	}
-	for ; i < len(want); i++ {
+	for ; i < len(want); i = sameEntry(want, i) {
 		if err := s.tableMissing(ctx, d, want[i], fix, report); err != nil {
 			return err
 		}
@@ -333,6 +341,28 @@ func (s *Store) reportBroken(d *tableDef, want []wanted, report func(TableProble
 				Detail: "another object holds this value of a unique index"})
 		}
 	}
+}
+
+// sortWanted sorts entries by key, and those of one key (a unique value
+// that several objects hold) by the object's key, so that Fix always
+// writes the same one.
+func sortWanted(want []wanted) {
+	slices.SortFunc(want, func(a, b wanted) int {
+		if c := bytes.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.kb, b.kb)
+	})
+}
+
+// sameEntry returns the index after the entries from i on that have
+// want[i]'s key.
+func sameEntry(want []wanted, i int) int {
+	j := i + 1
+	for j < len(want) && bytes.Equal(want[j].key, want[i].key) {
+		j++
+	}
+	return j
 }
 
 // tableMissing handles an entry the objects give that is not stored as
