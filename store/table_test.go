@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -325,24 +324,7 @@ func TestCheckTablesFix(t *testing.T) {
 	}
 	s := store.New(kv, nil)
 	defer s.Close()
-	if err := s.CreateTable(ctx, store.TableDef{Name: "person", Record: "person", Attributes: []string{"name", "age", "email"}}); err != nil {
-		t.Fatal(err)
-	}
-	for _, ix := range []struct {
-		attr   string
-		unique bool
-	}{{"age", false}, {"email", true}} {
-		if err := s.CreateTableIndex(ctx, "person", ix.attr, ix.unique, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b := s.NewTableBatch()
-	for i := range 10 {
-		b.Write("person", term.Tuple(term.Atom("person"), term.Int(int64(i)), term.Int(int64(i%3)), term.Binary(fmt.Appendf(nil, "%d@x", i))))
-	}
-	if err := s.ApplyTableBatch(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	personTable(t, s, 10)
 	// The keys as the store lays them out: 00 54, the table's number (1,
 	// the first made), a part, then the part's bytes.
 	key := func(part byte, rest ...string) []byte {
