@@ -17,10 +17,10 @@ import (
 // FuzzTableReserved: any key and value under the tables' prefix, written
 // behind the store's back (a count, an object, an entry, or none of
 // these), leave CheckTables, SelectTable, TableCount and a table write
-// working: no panic and no error but a typed one; CheckTables with Fix leaves only what it
-// reports and leaves (bad objects, a unique value held twice, foreign
-// keys); and once the key holds what it held before, Fix makes the table
-// whole again.
+// working: no panic and no error but a typed one. CheckTables with Fix
+// leaves only what it reports and leaves (bad objects, a unique value
+// held twice, foreign keys), and once the key holds what it held before,
+// Fix makes the table whole again.
 func FuzzTableReserved(f *testing.F) {
 	ctx := context.Background()
 	kv, err := pebblekv.Open(f.TempDir(), nil)
