@@ -115,12 +115,7 @@ func tablesKey(t *testing.T, s *store.Store, raw []byte, existed bool) {
 	if err != nil || r.Foreign != 1 && !existed {
 		t.Fatalf("CheckTables beside %x: %+v, %v", raw, r, err)
 	}
-	wb := s.KV().NewBatch()
-	wb.Delete(raw)
-	if err := wb.Commit(ctx, false); err != nil {
-		t.Fatal(err)
-	}
-	wb.Close()
+	put(t, s.KV(), raw, nil, true)
 	if r, err := s.CheckTables(ctx, store.TableCheckOptions{}); err != nil || !r.Clean() {
 		t.Fatalf("CheckTables after %x went: %+v, %v", raw, r, err)
 	}
