@@ -36,7 +36,7 @@ var rank = [...]uint8{
 //     value;
 //   - pids, ports and references sort by node name first, then by their
 //     numeric fields in the encoding's order (Erlang's own order of them,
-//     which map keys follow, is in erlorder.go);
+//     which map keys follow, is CompareErlang's);
 //   - a Desc sorts before every other term, and Desc terms among
 //     themselves in the reverse order of what they wrap;
 //   - a BinaryPrefix pattern element sorts among the binaries, after
