@@ -185,14 +185,20 @@ func testMigrateConcurrent(t *testing.T, open func(t *testing.T) store.KV) {
 			}
 		}()
 	}
-	// After its first step the migration waits for a whole read, so that
-	// one finishes beside a half-migrated store however loaded the
-	// machine: left to the scheduler, the 24 steps could all end first.
-	readBeside := false
+	// After its first step the migration waits until a read begun after
+	// that step has finished, so that one sees a half-migrated store
+	// however loaded the machine (left to the scheduler, the 24 steps
+	// could all end first): with each reader mid-read at most, that is
+	// one more read finished than there are readers.
+	readBeside, from := false, int64(-1)
 	wait := func(store.MigrateResult) {
+		if from < 0 {
+			from = reads.Load() + int64(len(readers))
+		}
 		for end := time.Now().Add(time.Minute); !readBeside && failures.Load() == 0 && time.Now().Before(end); {
-			readBeside = reads.Load() > 0
-			time.Sleep(time.Millisecond)
+			if readBeside = reads.Load() > from; !readBeside {
+				time.Sleep(time.Millisecond)
+			}
 		}
 	}
 	res, err := s.Migrate(ctx, spec, store.MigrateOptions{Step: 25, Progress: wait})
