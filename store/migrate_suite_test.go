@@ -191,11 +191,12 @@ func testMigrateConcurrent(t *testing.T, open func(t *testing.T) store.KV) {
 	// could all end first): with each reader mid-read at most, that is
 	// one more read finished than there are readers.
 	readBeside, from := false, int64(-1)
+	var end time.Time // one minute in all, not one a step
 	wait := func(store.MigrateResult) {
 		if from < 0 {
-			from = reads.Load() + int64(len(readers))
+			from, end = reads.Load()+int64(len(readers)), time.Now().Add(time.Minute)
 		}
-		for end := time.Now().Add(time.Minute); !readBeside && failures.Load() == 0 && time.Now().Before(end); {
+		for !readBeside && failures.Load() == 0 && time.Now().Before(end) {
 			if readBeside = reads.Load() > from; !readBeside {
 				time.Sleep(time.Millisecond)
 			}
