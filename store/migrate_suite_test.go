@@ -190,10 +190,9 @@ func testMigrateConcurrent(t *testing.T, open func(t *testing.T) store.KV) {
 	// however loaded the machine (left to the scheduler, the 24 steps
 	// could all end first): with each reader mid-read at most, that is
 	// one more read finished than there are readers.
-	readBeside, from := false, int64(-1)
-	var end time.Time // one minute in all, not one a step
+	readBeside, from, end := false, int64(0), time.Time{} // end: one minute in all, not one a step
 	wait := func(store.MigrateResult) {
-		if from < 0 {
+		if end.IsZero() {
 			from, end = reads.Load()+int64(len(readers)), time.Now().Add(time.Minute)
 		}
 		for !readBeside && failures.Load() == 0 && time.Now().Before(end) {
